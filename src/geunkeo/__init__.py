@@ -1,0 +1,21 @@
+"""geunkeo (근거): grounded question answering over Korean and English regulations, notices and policy terms."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "open_index", "build_index"]
+
+
+def open_index(path, settings=None):
+    """Open an index directory for searching: `geunkeo.open_index(DIR).search("휴학 방법")`."""
+    from geunkeo.index.searcher import open_index as _open
+
+    return _open(path, settings=settings)
+
+
+def build_index(paths, index_dir, settings=None, **kwargs):
+    """Ingest files or folders and build (or update) the index at `index_dir`."""
+    from geunkeo.index.builder import build_index as _build
+
+    return _build(paths, index_dir, settings=settings, **kwargs)

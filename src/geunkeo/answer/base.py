@@ -1,0 +1,73 @@
+"""Answer stage interface: hits in, a cited `Answer` out (after the hallucination filter and serving gate)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from geunkeo.retrieve.base import Hit
+from geunkeo.trace import Trace
+
+
+@dataclass
+class Citation:
+    """Answer sentence → context block n (1-based, in `Answer.contexts` order)."""
+
+    n: int
+    chunk_id: str
+    location: str
+
+
+@dataclass
+class AnswerSentence:
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+
+
+@dataclass
+class Removal:
+    """One item the hallucination filter took out of an answer."""
+
+    kind: str  # "phone" | "email" | "url" | "department" | "citation"
+    value: str
+    replacement: str
+    sentence: str
+
+
+@dataclass
+class FilterReport:
+    removed: list[Removal] = field(default_factory=list)
+    kept: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class GateDecision:
+    action: str  # "answer" | "warn" | "regenerate" | "escalate"
+    reasons: list[str] = field(default_factory=list)
+    checks: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Answer:
+    query: str
+    text: str
+    lang: str
+    sentences: list[AnswerSentence] = field(default_factory=list)
+    contexts: list[Hit] = field(default_factory=list)
+    filter_report: FilterReport = field(default_factory=FilterReport)
+    gate: GateDecision | None = None
+    answerer: str = ""
+    trace: Trace = field(default_factory=Trace)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["contexts"] = [h.to_dict() for h in self.contexts]
+        return d
+
+
+class Answerer(ABC):
+    name: str = "answerer"
+
+    @abstractmethod
+    def answer(self, query: str, hits: list[Hit], trace: Trace | None = None) -> Answer: ...

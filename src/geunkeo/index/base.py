@@ -1,0 +1,93 @@
+"""Index stage interface: embedders turn text into vectors; stores keep chunks, BM25 terms and vectors."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from geunkeo.corpus.base import Chunk
+
+
+class Embedder(ABC):
+    """Dense text encoder. Vectors are float32, L2-normalised, shape (n, dim)."""
+
+    name: str = "embedder"
+
+    @property
+    @abstractmethod
+    def dim(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def version(self) -> str:
+        """Identifies the model exactly (name + package version); cached vectors are keyed by it."""
+
+    @abstractmethod
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    @abstractmethod
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_queries([text])[0]
+
+
+@dataclass
+class ScoredId:
+    """One store result: a chunk row with its retriever score."""
+
+    chunk_id: str
+    score: float
+
+
+@dataclass
+class StoreStats:
+    chunks: int
+    documents: int
+    dim: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class VectorStore(ABC):
+    """Keeps chunks with their BM25 terms and dense vectors; searches each side separately.
+
+    The embedded default keeps everything in-process (bm25s + a memory-mapped float32 matrix); a Milvus
+    backend implements the same methods against a Milvus Lite file or a cluster URI.
+    """
+
+    name: str = "store"
+
+    @abstractmethod
+    def upsert(self, chunks: Sequence[Chunk], terms: Sequence[list[str]], vectors: np.ndarray) -> None:
+        """Add chunks, replacing any existing chunks of the same documents."""
+
+    @abstractmethod
+    def delete_documents(self, doc_ids: Sequence[str]) -> int:
+        """Remove every chunk of these documents; returns how many chunks were removed."""
+
+    @abstractmethod
+    def set_titles(self, titles: dict[str, str], vectors: np.ndarray) -> None:
+        """Document-title vectors (doc_id order = `titles` order), used by HyDE title mode."""
+
+    @abstractmethod
+    def search_sparse(self, terms: list[str], k: int, weights: dict[str, float] | None = None) -> list[ScoredId]: ...
+
+    @abstractmethod
+    def search_dense(self, vector: np.ndarray, k: int) -> list[ScoredId]: ...
+
+    @abstractmethod
+    def search_titles(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """Nearest document titles: (doc_id, cosine)."""
+
+    @abstractmethod
+    def get(self, chunk_id: str) -> Chunk: ...
+
+    @abstractmethod
+    def chunks(self) -> list[Chunk]: ...
+
+    @abstractmethod
+    def stats(self) -> StoreStats: ...
