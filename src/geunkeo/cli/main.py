@@ -1,0 +1,25 @@
+"""The `geunkeo` command. Thin: each command module parses arguments and calls the Python API."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="geunkeo",
+    help="근거 geunkeo — grounded Q&A over Korean/English regulations, notices and policy terms.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+# --- command registry: one line per command module --------------------------------------------------------
+from geunkeo.cli import index_cmds  # noqa: E402
+
+index_cmds.register(app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
