@@ -91,6 +91,7 @@ class EvaluateSettings(BaseModel):
     review_seed: int = 13
     review_warning_rate: float = 0.30
     review_passed_rate: float = 0.15
+    review_deadline_days: float = 3.0  # review_deadline = enqueue time + this (seed §3.1.2)
 
 
 class Settings(BaseSettings):

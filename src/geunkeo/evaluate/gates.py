@@ -1,0 +1,180 @@
+"""P0 gates and P1 targets → CRITICAL / WARNING / PASSED flags with reason codes (seed 003 §2, §3.1).
+
+Thresholds live in data/gate_profiles.json, one profile per stage (`dev`, `stabilization`, `advanced`).
+
+How a case is flagged:
+- a P0 metric below its threshold raises its gate's level (P0-1, P0-2, P0-4 CRITICAL; P0-3 WARNING, as the
+  seed's flag table puts factual correctness — measured against a reference that may itself be outdated —
+  among the warnings), reason ``P0-n_<METRIC>_BELOW_THRESHOLD``;
+- one unsupported answer claim → CRITICAL ``HALLUCINATED_CLAIM_DETECTED``;
+- faithful but incorrect → WARNING ``DISAGREEMENT_DOC_VERSION_SUSPECTED``; unfaithful but correct → WARNING
+  ``DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED`` (both go to full review);
+- a P1 metric outside its target → WARNING ``P1_<METRIC>_BELOW_TARGET`` (``ABOVE`` for noise sensitivity);
+- a P0 metric that is *not computable* never passes: WARNING ``P0-n_<METRIC>_NOT_COMPUTABLE`` and full review,
+  because nobody can vouch for the case. A not-computable P1 metric is noted but does not change the level.
+- PASSED only when every P0 gate was computed and passed and nothing above fired.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from geunkeo.errors import ConfigError
+from geunkeo.evaluate.base import Claim, Flag, MetricResult
+
+LEVELS = ("PASSED", "WARNING", "CRITICAL")
+P0_METRICS = ("context_recall", "faithfulness", "factual_correctness", "citation_coverage")
+HALLUCINATED = "HALLUCINATED_CLAIM_DETECTED"
+DOC_VERSION_SUSPECTED = "DISAGREEMENT_DOC_VERSION_SUSPECTED"
+OWN_KNOWLEDGE_SUSPECTED = "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"
+DISAGREEMENTS = (DOC_VERSION_SUSPECTED, OWN_KNOWLEDGE_SUSPECTED)
+
+
+@dataclass(frozen=True)
+class Rule:
+    metric: str
+    code: str
+    op: str  # ">=" or "<="
+    threshold: float
+    level: str = "WARNING"
+
+    def passes(self, value: float) -> bool:
+        return value >= self.threshold if self.op == ">=" else value <= self.threshold
+
+
+@dataclass(frozen=True)
+class GateProfile:
+    name: str
+    p0: dict[str, Rule]
+    p1: dict[str, Rule]
+
+
+@dataclass
+class GateCheck:
+    """One metric against one rule: status is "pass", "fail" or "not_computable"."""
+
+    metric: str
+    priority: str  # "P0" | "P1"
+    code: str
+    op: str
+    threshold: float
+    value: float | None
+    status: str
+
+
+@dataclass
+class FlagOutcome:
+    flag: Flag
+    checks: list[GateCheck] = field(default_factory=list)
+    hallucinated_claims: list[str] = field(default_factory=list)
+    full_review: bool = False  # CRITICAL, disagreement or a P0 not computable
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@lru_cache(maxsize=1)
+def _profiles_file() -> dict[str, Any]:
+    text = resources.files("geunkeo").joinpath("data", "gate_profiles.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def profile_names() -> list[str]:
+    return sorted(_profiles_file()["profiles"])
+
+
+def load_profile(name: str) -> GateProfile:
+    """The named gate profile from data/gate_profiles.json."""
+    data = _profiles_file()
+    if name not in data["profiles"]:
+        raise ConfigError(f"unknown gate profile {name!r}; choose one of {', '.join(profile_names())}")
+
+    def rules(section: dict[str, Any]) -> dict[str, Rule]:
+        out = {}
+        for metric, r in section.items():
+            if r["op"] not in (">=", "<="):
+                raise ConfigError(f"gate_profiles.json: {metric} op must be '>=' or '<=', got {r['op']!r}")
+            out[metric] = Rule(metric, r["code"], r["op"], float(r["threshold"]), r.get("level", "WARNING"))
+        return out
+
+    return GateProfile(name=name, p0=rules(data["profiles"][name]), p1=rules(data["p1"]))
+
+
+def _raise(level: str, to: str) -> str:
+    return to if LEVELS.index(to) > LEVELS.index(level) else level
+
+
+def _check(rule: Rule, priority: str, result: MetricResult | None) -> GateCheck:
+    if result is None or not result.computable or result.value is None:
+        status, value = "not_computable", None
+    else:
+        value = float(result.value)
+        status = "pass" if rule.passes(value) else "fail"
+    return GateCheck(rule.metric, priority, rule.code, rule.op, rule.threshold, value, status)
+
+
+def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: GateProfile) -> FlagOutcome:
+    """Flag one case from its metrics and answer claims (see the module docstring for the rules)."""
+    level = "PASSED"
+    reasons: list[str] = []
+    notes: list[str] = []
+    checks: list[GateCheck] = []
+    full_review = False
+    for metric, rule in profile.p0.items():
+        chk = _check(rule, "P0", metrics.get(metric))
+        checks.append(chk)
+        if chk.status == "fail":
+            level = _raise(level, rule.level)
+            reasons.append(f"{rule.code}_BELOW_THRESHOLD")
+        elif chk.status == "not_computable":
+            level = _raise(level, "WARNING")
+            reasons.append(f"{rule.code}_NOT_COMPUTABLE")
+            why = metrics[metric].details.get("reason", "") if metric in metrics else "metric missing"
+            notes.append(f"{metric} not computable: {why}".rstrip(": "))
+            full_review = True
+
+    hallucinated = [c.claim_id for c in claims if c.source == "answer" and c.supported is False]
+    if hallucinated:
+        level = _raise(level, "CRITICAL")
+        reasons.append(HALLUCINATED)
+
+    by_metric = {c.metric: c for c in checks}
+    faith, fact = by_metric.get("faithfulness"), by_metric.get("factual_correctness")
+    if faith and fact and "not_computable" not in (faith.status, fact.status) and faith.status != fact.status:
+        code = DOC_VERSION_SUSPECTED if faith.status == "pass" else OWN_KNOWLEDGE_SUSPECTED
+        level = _raise(level, "WARNING")
+        reasons.append(code)
+        full_review = True
+
+    for metric, rule in profile.p1.items():
+        chk = _check(rule, "P1", metrics.get(metric))
+        checks.append(chk)
+        if chk.status == "fail":
+            level = _raise(level, "WARNING")
+            reasons.append(f"{rule.code}_{'BELOW' if rule.op == '>=' else 'ABOVE'}_TARGET")
+        elif chk.status == "not_computable":
+            notes.append(f"P1 {metric} not computable")
+
+    if level == "CRITICAL":
+        full_review = True
+    return FlagOutcome(Flag(level, reasons, notes), checks, hallucinated, full_review)
+
+
+def flag_record(eval_id: str, query_id: str, timestamp: str, outcome: FlagOutcome,
+                review_status: dict[str, Any] | None = None,
+                review_result: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The flag state record of seed §3.1.2."""
+    return {
+        "eval_id": eval_id,
+        "query_id": query_id,
+        "timestamp": timestamp,
+        "flag": {"level": outcome.flag.level, "reasons": list(outcome.flag.reason_codes), "auto_assigned": True},
+        "review_status": review_status or {"in_queue": False, "queue_type": None, "assigned_reviewer": None,
+                                           "review_deadline": None},
+        "review_result": review_result or {"completed": False, "reviewer_id": None, "review_decision": None,
+                                           "failure_root_cause": None, "notes": None, "gt_update_needed": None},
+    }

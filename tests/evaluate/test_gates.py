@@ -1,0 +1,100 @@
+"""Gate decisions per profile, not-computable handling and both disagreement patterns (hand-set values)."""
+
+from __future__ import annotations
+
+import pytest
+
+from geunkeo.errors import ConfigError
+from geunkeo.evaluate.base import Claim, MetricResult
+from geunkeo.evaluate.gates import assign_flag, flag_record, load_profile
+
+
+def _m(**values):
+    out = {}
+    for name, v in values.items():
+        if v is None:
+            out[name] = MetricResult.not_computable(name, "test", "no reference answer")
+        else:
+            out[name] = MetricResult(name, v, "test")
+    return out
+
+
+GOOD = dict(context_recall=0.95, faithfulness=0.96, factual_correctness=0.91, citation_coverage=0.98,
+            context_precision=0.8, context_entities_recall=0.9, noise_sensitivity=0.1, response_relevancy=0.8)
+
+
+def test_all_pass_dev_but_not_advanced():
+    dev = assign_flag(_m(**GOOD), [], load_profile("dev"))
+    assert dev.flag.level == "PASSED" and dev.flag.reason_codes == [] and not dev.full_review
+    # advanced: recall 0.95 ≥ 0.93, faithfulness 0.96 ≥ 0.95, factual 0.91 ≥ 0.90, citation 0.98 ≥ 0.97
+    assert assign_flag(_m(**GOOD), [], load_profile("advanced")).flag.level == "PASSED"
+    tighter = {**GOOD, "citation_coverage": 0.96}
+    adv = assign_flag(_m(**tighter), [], load_profile("advanced"))
+    assert adv.flag.level == "CRITICAL" and adv.flag.reason_codes == ["P0-4_CITATION_COVERAGE_BELOW_THRESHOLD"]
+    assert assign_flag(_m(**tighter), [], load_profile("stabilization")).flag.level == "PASSED"
+
+
+def test_threshold_is_inclusive_and_stabilization_values():
+    edge = {**GOOD, "context_recall": 0.90, "faithfulness": 0.92, "factual_correctness": 0.85,
+            "citation_coverage": 0.95}
+    assert assign_flag(_m(**edge), [], load_profile("stabilization")).flag.level == "PASSED"
+    below = {**edge, "context_recall": 0.899}
+    out = assign_flag(_m(**below), [], load_profile("stabilization"))
+    assert out.flag.reason_codes == ["P0-1_CONTEXT_RECALL_BELOW_THRESHOLD"] and out.flag.level == "CRITICAL"
+
+
+def test_hallucinated_claim_is_critical():
+    claims = [Claim("c1", "a", supported=True), Claim("c2", "b", supported=False),
+              Claim("r1", "ref", source="reference", supported=False), Claim("c3", "c", supported=None)]
+    out = assign_flag(_m(**GOOD), claims, load_profile("dev"))
+    assert out.flag.level == "CRITICAL"
+    assert out.flag.reason_codes == ["HALLUCINATED_CLAIM_DETECTED"]
+    assert out.hallucinated_claims == ["c2"] and out.full_review
+
+
+def test_faithful_but_incorrect_is_doc_version_warning():
+    out = assign_flag(_m(**{**GOOD, "factual_correctness": 0.5}), [], load_profile("dev"))
+    assert out.flag.level == "WARNING"
+    assert out.flag.reason_codes == ["P0-3_FACTUAL_CORRECTNESS_BELOW_THRESHOLD",
+                                     "DISAGREEMENT_DOC_VERSION_SUSPECTED"]
+    assert out.full_review
+
+
+def test_unfaithful_but_correct_is_own_knowledge():
+    out = assign_flag(_m(**{**GOOD, "faithfulness": 0.6}), [], load_profile("dev"))
+    assert out.flag.level == "CRITICAL"
+    assert out.flag.reason_codes == ["P0-2_FAITHFULNESS_BELOW_THRESHOLD", "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"]
+
+
+def test_not_computable_never_passes():
+    out = assign_flag(_m(**{**GOOD, "factual_correctness": None, "response_relevancy": None}), [],
+                      load_profile("dev"))
+    assert out.flag.level == "WARNING"
+    assert out.flag.reason_codes == ["P0-3_FACTUAL_CORRECTNESS_NOT_COMPUTABLE"]  # P1 only noted
+    assert out.flag.notes == ["factual_correctness not computable: no reference answer",
+                              "P1 response_relevancy not computable"]
+    assert out.full_review
+    statuses = {c.metric: c.status for c in out.checks}
+    assert statuses["factual_correctness"] == "not_computable" and statuses["context_recall"] == "pass"
+    # a metric the metric layer did not return at all counts the same way
+    missing = dict(_m(**GOOD))
+    del missing["citation_coverage"]
+    out = assign_flag(missing, [], load_profile("dev"))
+    assert out.flag.reason_codes == ["P0-4_CITATION_COVERAGE_NOT_COMPUTABLE"]
+    assert out.flag.notes == ["citation_coverage not computable: metric missing"]
+
+
+def test_p1_targets_are_warnings():
+    out = assign_flag(_m(**{**GOOD, "context_precision": 0.69, "noise_sensitivity": 0.2}), [], load_profile("dev"))
+    assert out.flag.level == "WARNING" and not out.full_review
+    assert out.flag.reason_codes == ["P1_CONTEXT_PRECISION_BELOW_TARGET", "P1_NOISE_SENSITIVITY_ABOVE_TARGET"]
+
+
+def test_unknown_profile_and_flag_record():
+    with pytest.raises(ConfigError, match="choose one of advanced, dev, stabilization"):
+        load_profile("prod")
+    out = assign_flag(_m(**{**GOOD, "faithfulness": 0.5}), [], load_profile("dev"))
+    rec = flag_record("eval_1", "q_1", "2026-01-07T10:30:00Z", out)
+    assert rec["flag"] == {"level": "CRITICAL", "auto_assigned": True,
+                           "reasons": ["P0-2_FAITHFULNESS_BELOW_THRESHOLD", "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"]}
+    assert rec["review_status"]["in_queue"] is False and rec["review_result"]["completed"] is False
