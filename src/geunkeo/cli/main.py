@@ -15,6 +15,9 @@ app = typer.Typer(
 from geunkeo.cli import index_cmds  # noqa: E402
 
 index_cmds.register(app)
+from geunkeo.cli import corpus_cmds  # noqa: E402
+
+corpus_cmds.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,126 @@
+"""Corpus stage: files become `Document`s (`load_paths`), documents become structure-aware `Chunk`s
+(`chunk_document`)."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+from pathlib import Path
+
+from geunkeo.config import CorpusSettings
+from geunkeo.corpus.base import Chunk, Document, LoadFailure
+from geunkeo.corpus.chunkers import REGISTRY as CHUNKERS
+from geunkeo.corpus.chunkers import choose_chunker, get_chunker
+from geunkeo.corpus.loaders import REGISTRY as LOADERS
+from geunkeo.corpus.loaders import load_file
+from geunkeo.errors import GeunkeoError, IngestError
+from geunkeo.trace import Trace
+
+__all__ = [
+    "CHUNKERS", "LOADERS", "Chunk", "Document", "LoadFailure", "chunk_document", "chunk_documents", "discover",
+    "load_paths",
+]
+
+
+def discover(paths: Iterable[str | Path]) -> tuple[list[tuple[Path, Path]], list[LoadFailure]]:
+    """(file, root) pairs for every supported file under `paths`, sorted; missing paths become failures.
+
+    A folder is its files' root; a file given directly is its own folder's root (doc_id = its stem).
+    Hidden files and folders (`.git`, `.venv`) and unsupported suffixes are skipped.
+    """
+    found: dict[Path, tuple[Path, Path]] = {}
+    failures: list[LoadFailure] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            for f in sorted(p.rglob("*")):
+                rel = f.relative_to(p)
+                if f.is_file() and f.suffix.lower() in LOADERS and not any(x.startswith(".") for x in rel.parts):
+                    found.setdefault(f.resolve(), (f, p))
+        elif p.is_file():
+            if p.suffix.lower() in LOADERS:
+                found.setdefault(p.resolve(), (p, p.parent))
+            else:
+                failures.append(LoadFailure(str(p), f"unsupported file type {p.suffix or '(none)'}; supported: "
+                                                    f"{', '.join(sorted(LOADERS))}"))
+        else:
+            failures.append(LoadFailure(str(p), "no such file or folder"))
+    return list(found.values()), failures
+
+
+def load_paths(paths: Iterable[str | Path], trace: Trace | None = None) -> tuple[list[Document], list[LoadFailure]]:
+    """Load every supported file under `paths` (files or folders, recursive).
+
+    A corrupt or unreadable file becomes a `LoadFailure` with its reason while the others load; a document
+    with no extractable text, or whose doc_id was already loaded, is a failure too.
+    """
+    trace = trace or Trace()
+    docs: list[Document] = []
+    with trace.stage("corpus.load") as rec:
+        files, failures = discover(paths)
+        seen: dict[str, str] = {}
+        for path, root in files:
+            try:
+                loaded = list(load_file(path, root))
+            except GeunkeoError as e:
+                failures.append(LoadFailure(str(path), str(e)))
+                continue
+            except Exception as e:  # a parser bug on a strange file must not stop the whole ingest
+                failures.append(LoadFailure(str(path), f"unexpected {type(e).__name__}: {e}"))
+                continue
+            for doc in loaded:
+                if not doc.text.strip():
+                    failures.append(LoadFailure(doc.source or str(path),
+                                                "no text extracted (a scanned PDF needs OCR first)"
+                                                if path.suffix.lower() == ".pdf" else "no text"))
+                elif doc.doc_id in seen:
+                    failures.append(LoadFailure(doc.source or str(path), f"duplicate doc_id {doc.doc_id!r} "
+                                                f"(already loaded from {seen[doc.doc_id]}); skipped"))
+                else:
+                    seen[doc.doc_id] = doc.source or str(path)
+                    docs.append(doc)
+        rec.info.update(files=len(files), documents=len(docs), failures=len(failures))
+    for f in failures:
+        trace.warn(f"could not load {f.path}: {f.reason}")
+    return docs, failures
+
+
+def chunk_document(doc: Document, settings: CorpusSettings | None = None, trace: Trace | None = None,
+                   chunker: str | None = None) -> list[Chunk]:
+    """Structure-aware chunks of one document; the chunker is chosen by content unless `chunker` names one."""
+    settings = settings or CorpusSettings()
+    if settings.max_chunk_chars < 100:
+        raise IngestError(f"corpus.max_chunk_chars must be at least 100 (got {settings.max_chunk_chars})")
+    if chunker is None:
+        chunker, reason = choose_chunker(doc, settings)
+    else:
+        reason = "requested"
+    if trace is not None:
+        trace.decide("corpus", "chunker", doc_id=doc.doc_id, chunker=chunker, reason=reason)
+    chunks = get_chunker(chunker)(doc, settings)
+    _add_pages(doc, chunks)
+    return chunks
+
+
+def chunk_documents(docs: Iterable[Document], settings: CorpusSettings | None = None,
+                    trace: Trace | None = None) -> list[Chunk]:
+    """Chunks of many documents, timed as one `corpus.chunk` stage."""
+    trace = trace or Trace()
+    out: list[Chunk] = []
+    with trace.stage("corpus.chunk") as rec:
+        n = 0
+        for doc in docs:
+            out.extend(chunk_document(doc, settings, trace))
+            n += 1
+        rec.info.update(documents=n, chunks=len(out))
+    return out
+
+
+def _add_pages(doc: Document, chunks: list[Chunk]) -> None:
+    """PDF chunks get the 1-based page their first line is on."""
+    starts = doc.metadata.get("page_starts")
+    if not starts:
+        return
+    for c in chunks:
+        line = c.metadata.get("line")
+        if isinstance(line, int):
+            c.metadata["page"] = bisect.bisect_right(starts, line)

@@ -1,0 +1,44 @@
+"""Chunkers by name, and the content-based choice between them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from geunkeo.config import CorpusSettings
+from geunkeo.corpus.base import Chunk, Document
+from geunkeo.corpus.chunkers import english, sections, statute
+from geunkeo.errors import ConfigError
+
+ChunkFn = Callable[[Document, CorpusSettings], list[Chunk]]
+
+REGISTRY: dict[str, ChunkFn] = {
+    statute.NAME: statute.chunk,
+    english.NAME: english.chunk,
+    sections.MARKDOWN: sections.chunk_markdown,
+    sections.PLAIN: sections.chunk_paragraphs,
+}
+
+
+def get_chunker(name: str) -> ChunkFn:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ConfigError(f"unknown chunker {name!r}; choose one of: {', '.join(REGISTRY)}") from None
+
+
+def choose_chunker(doc: Document, settings: CorpusSettings) -> tuple[str, str]:
+    """(chunker name, reason) from the document's content: statute articles, English rules, Markdown, plain."""
+    # A JSONL/BEIR record is already a passage: keep it whole unless it is too long to be one chunk.
+    if doc.metadata.get("format") == "jsonl" and len(doc.text) <= settings.max_chunk_chars:
+        return sections.PLAIN, "jsonl record short enough to be one passage"
+    lines = doc.text.split("\n")
+    ko = statute.count_articles(lines)
+    if ko >= 2 or (ko == 1 and doc.kind in ("regulation", "policy")):
+        return statute.NAME, f"{ko} Korean article headings (제N조)"
+    en = english.count_headings(lines)
+    if en >= 2 or (en == 1 and doc.kind in ("regulation", "policy")):
+        return english.NAME, f"{en} English rule headings (Article/Section/1.1.2)"
+    md = sections.count_headings(lines)
+    if md:
+        return sections.MARKDOWN, f"{md} Markdown headings"
+    return sections.PLAIN, "no structure found: paragraphs"

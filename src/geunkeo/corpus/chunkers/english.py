@@ -1,0 +1,135 @@
+"""English rules: `Part`/`Chapter` headings, `Article 5 (Title)`, `Section 3`, numbered rules `1.1.2`, paragraphs `(1)`.
+
+One chunk per article/section/numbered rule, keyed as written (`Article 5`, `Section 3`, `1.1.2`); numbered
+headings with a title and no text of their own (`1.1 Application`) become the `path` of the rules below them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from geunkeo.config import CorpusSettings
+from geunkeo.corpus.base import Chunk, Document
+from geunkeo.corpus.chunkers.common import Block, Unit, clean_line, emit, is_md_heading
+
+NAME = "english-rules"
+
+_TITLE_TAIL = r"(?:\s*\(([^)]{1,80})\)|\s*[.:\u2013\u2014-]\s+([^.]{1,80}?)\.?|\s+([A-Z][^.]{0,80}?))?\s*"
+_ARTICLE = re.compile(r"^(Article|Section|Rule|§)\s*(\d+[A-Za-z]?(?:[.-]\d+)*)" + _TITLE_TAIL + r"$", re.I)
+_ARTICLE_INLINE = re.compile(r"^(Article|Section|Rule)\s+(\d+[A-Za-z]?)\s*\(([^)]{1,80})\)\s+(\S.*)$", re.I)
+_GROUP = re.compile(r"^(Part|Chapter|Title|Division)\s+([IVXLC]+|\d+[A-Za-z]?)\b\s*[.:\u2013\u2014-]?\s*(.*)$", re.I)
+_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)\.?\s+(\S.*)$")
+_PARA = re.compile(r"^\((\d{1,3})\)\s")
+
+
+def paragraph_range(labels: list[str]) -> str:
+    """['(1)'] -> ' (1)'; ['(1)', '(2)', '(3)'] -> ' (1)~(3)'."""
+    if not labels:
+        return ""
+    return f" {labels[0]}" if len(labels) == 1 else f" {labels[0]}~{labels[-1]}"
+
+
+def match_heading(line: str) -> tuple[str, str | None, str] | None:
+    """(key, title, rest) for `Article 5 (Coverage)`, `Section 3. Claims`, `1.1.2 Text…`; else None."""
+    m = _ARTICLE_INLINE.match(line)
+    if m:
+        return f"{_word(m.group(1))} {m.group(2)}", m.group(3).strip(), m.group(4)
+    m = _ARTICLE.match(line)
+    if m:
+        title = next((g for g in m.groups()[2:] if g), None)
+        return f"{_word(m.group(1))} {m.group(2)}", title.strip() if title else None, ""
+    m = _NUMBERED.match(line)
+    if m:
+        rest = m.group(2).strip()
+        # A short line without a final full stop is a heading title; otherwise the rule's own text.
+        if len(rest) <= 80 and not rest.endswith((".", ":", ";")):
+            return m.group(1), rest, ""
+        return m.group(1), None, line
+    return None
+
+
+def count_headings(lines: list[str]) -> int:
+    return sum(1 for line in lines if match_heading(clean_line(line)))
+
+
+def _word(w: str) -> str:
+    return "Section" if w == "§" else w.capitalize()
+
+
+class _Parser:
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.units: list[Unit] = []
+        self.current: Unit | None = None
+        self.groups: list[str] = []  # Part / Chapter / Markdown headings
+        self.numbered: dict[str, str] = {}  # "1.1" -> "1.1 Application" (titles of numbered headings)
+        self.loose = 0
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.units.append(self.current)
+            self.current = None
+
+    def feed(self, i: int, raw: str) -> None:
+        line = clean_line(raw)
+        if not line:
+            return
+        md = is_md_heading(raw)
+        if md and not self.units and self.current is None and line == self.doc.title:
+            return
+        if (h := match_heading(line)) is not None:
+            self._heading(i, line, *h)
+        elif (m := _GROUP.match(line)) and len(line) <= 100 and not line.endswith("."):
+            self.close()
+            level = 0 if m.group(1).lower() in ("part", "title") else 1
+            self.groups = self.groups[:level] + [line]
+        elif md:
+            self.close()
+            self.groups = self.groups[: max(md - 2, 0)] + [line]
+        else:
+            self._content(i, line)
+
+    def _path(self, key: str) -> list[str]:
+        parents = []
+        if re.fullmatch(r"\d+(?:\.\d+)+", key):
+            bits = key.split(".")
+            parents = [self.numbered[p] for p in (".".join(bits[:k]) for k in range(1, len(bits))) if p in self.numbered]
+        return [*self.groups, *parents]
+
+    def _heading(self, i: int, line: str, key: str, title: str | None, rest: str) -> None:
+        self.close()
+        if re.fullmatch(r"\d+(?:\.\d+)+", key) and title:
+            self.numbered[key] = line
+            # Drop titles of deeper, now-finished branches (1.2.x after 1.3 starts).
+            depth = key.count(".")
+            for k in [k for k in self.numbered if k.count(".") > depth and not k.startswith(key + ".")]:
+                del self.numbered[k]
+        heading = f"{key} ({title})" if title and not key[0].isdigit() else (f"{key} {title}" if title else key)
+        label = f"({m.group(1)})" if (m := _PARA.match(rest)) else None
+        self.current = Unit(anchor=key, heading=heading, location=f"{self.doc.title} {heading}",
+                            path=self._path(key), line=i, blocks=[Block(label, [line])], article=key,
+                            article_title=title)
+
+    def _content(self, i: int, line: str) -> None:
+        if self.current is None:
+            self.loose += 1
+            self.current = Unit(anchor=f"s{self.loose}", heading=self.groups[-1] if self.groups else "",
+                                location=" > ".join([self.doc.title, *self.groups[-1:]]), path=list(self.groups),
+                                line=i)
+        m = _PARA.match(line) if self.current.article else None
+        if m or not self.current.blocks:
+            self.current.blocks.append(Block(f"({m.group(1)})" if m else None, [line], i))
+        else:
+            self.current.blocks[-1].lines.append(line)
+
+
+def chunk(doc: Document, settings: CorpusSettings) -> list[Chunk]:
+    """Chunks of an English rulebook or policy wording."""
+    parser = _Parser(doc)
+    for i, raw in enumerate(doc.text.split("\n")):
+        parser.feed(i, raw)
+    parser.close()
+    # Title-only numbered headings ("1.1 Application") carry no text of their own; they live on in `path`.
+    units = [u for u in parser.units if u.text().strip() != u.blocks[0].lines[0] or not u.article
+             or not u.article[0].isdigit()]
+    return emit(doc, units, settings, NAME, paragraph_range)

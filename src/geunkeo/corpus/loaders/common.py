@@ -1,0 +1,53 @@
+"""Helpers every loader shares: stable doc_ids and filling in language, title and version/date."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from geunkeo.corpus.base import Document
+from geunkeo.corpus.meta import first_line_title, split_front_matter, version_and_date
+from geunkeo.text.patterns import detect_lang
+
+_KINDS = {"regulation", "notice", "policy", "document"}
+
+
+def doc_id_for(path: Path, root: Path | None) -> str:
+    """Path relative to `root` without its extension, `/`-separated (`regulations/hakchik`)."""
+    base = root if root is not None else path.parent
+    try:
+        rel = path.resolve().relative_to(base.resolve())
+    except ValueError:
+        rel = Path(path.name)
+    return rel.with_suffix("").as_posix()
+
+
+def build_document(
+    path: Path,
+    root: Path | None,
+    text: str,
+    title: str | None = None,
+    metadata: dict | None = None,
+    doc_id: str | None = None,
+) -> Document:
+    """A Document from extracted text: front matter wins, then what the format gave, then guesses from the text."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    fm = split_front_matter(text)
+    fields = fm.fields
+    body = fm.body.strip("\n") if fields else text
+    version, date = version_and_date(body)
+    kind = fields.get("kind", "document").lower()
+    meta = dict(metadata or {})
+    if fields:
+        meta["front_matter"] = fields
+        meta["body_line_offset"] = fm.body_line_offset
+    return Document(
+        doc_id=doc_id or doc_id_for(path, root),
+        title=fields.get("title") or title or first_line_title(body) or path.stem,
+        text=body,
+        lang=fields.get("lang") or detect_lang(body),
+        source=str(path),
+        kind=kind if kind in _KINDS else "document",
+        version=fields.get("version") or version,
+        date=fields.get("date") or date,
+        metadata=meta,
+    )

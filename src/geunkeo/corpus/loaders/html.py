@@ -1,0 +1,98 @@
+"""`.html`/`.htm` loader (lxml): title from <title> or <h1>; script/style/nav dropped; headings kept as `#` lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import lxml.etree
+import lxml.html
+
+from geunkeo.corpus.base import Document
+from geunkeo.corpus.encoding import read_text
+from geunkeo.corpus.loaders.common import build_document
+from geunkeo.errors import IngestError
+
+_DROP = {"script", "style", "nav", "noscript", "template", "iframe", "svg", "header", "footer", "form", "button"}
+_BLOCK = {
+    "p", "div", "section", "article", "main", "aside", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr",
+    "blockquote", "pre", "address", "figure", "figcaption", "body", "br", "hr",
+}
+_HEADINGS = {f"h{i}": i for i in range(1, 7)}
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+
+class HtmlLoader:
+    suffixes = (".html", ".htm")
+
+    def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
+        raw, encoding = read_text(path)
+        try:
+            tree = lxml.html.document_fromstring(_XML_DECL.sub("", raw) or "<html></html>")
+        except (lxml.etree.ParserError, ValueError) as e:
+            raise IngestError(f"{path}: not parseable as HTML ({e})", path=str(path)) from e
+        title = _title(tree)
+        body = tree.find("body")
+        lines: list[str] = []
+        _walk(body if body is not None else tree, lines)
+        text = "\n".join(_clean_lines(lines))
+        yield build_document(path, root, text, title=title, metadata={"encoding": encoding, "format": "html"})
+
+
+def _title(tree) -> str | None:
+    for xpath in ("//title", "//h1"):
+        for el in tree.xpath(xpath):
+            t = " ".join(el.text_content().split())
+            if t:
+                return t
+    return None
+
+
+def _walk(el, lines: list[str]) -> None:
+    """Depth-first text extraction: block elements start new lines, table cells are joined with ' | '."""
+    tag = el.tag if isinstance(el.tag, str) else ""
+    if tag in _DROP or not tag:
+        return
+    if tag in _HEADINGS:
+        text = " ".join(el.text_content().split())
+        if text:
+            lines.extend(["", "#" * _HEADINGS[tag] + " " + text, ""])
+        return
+    if tag == "tr":
+        cells = [" ".join(c.text_content().split()) for c in el if isinstance(c.tag, str) and c.tag in ("td", "th")]
+        lines.append(" | ".join(c for c in cells if c))
+        return
+    if tag in _BLOCK:
+        lines.append("")
+    _append_inline(lines, el.text)
+    for child in el:
+        _walk(child, lines)
+        _append_inline(lines, child.tail)
+    if tag in _BLOCK:
+        lines.append("")
+
+
+def _append_inline(lines: list[str], text: str | None) -> None:
+    if not text or not text.strip():
+        if text and lines and lines[-1]:
+            lines[-1] += " "
+        return
+    piece = " ".join(text.split())
+    if lines and lines[-1]:
+        sep = "" if lines[-1].endswith(" ") else " " if text[:1].isspace() else ""
+        lines[-1] = lines[-1] + sep + piece
+    else:
+        lines.append(piece)
+
+
+def _clean_lines(lines: list[str]) -> list[str]:
+    """Strip lines and collapse runs of blank lines into one (paragraph boundaries)."""
+    out: list[str] = []
+    for line in lines:
+        s = line.strip()
+        if s or (out and out[-1]):
+            out.append(s)
+    while out and not out[-1]:
+        out.pop()
+    return out

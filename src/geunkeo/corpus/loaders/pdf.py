@@ -1,0 +1,42 @@
+"""`.pdf` loader (pypdf): page texts joined in order; `metadata["page_starts"]` maps text lines back to pages."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+from pypdf import PdfReader
+from pypdf.errors import PdfReadError, PyPdfError
+
+from geunkeo.corpus.base import Document
+from geunkeo.corpus.loaders.common import build_document
+from geunkeo.errors import IngestError
+
+# pypdf logs every recoverable oddity of real-world PDFs; failures surface as IngestError instead.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+
+class PdfLoader:
+    suffixes = (".pdf",)
+
+    def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
+        try:
+            reader = PdfReader(str(path), strict=False)
+            if reader.is_encrypted and not reader.decrypt(""):
+                raise IngestError(f"{path}: PDF is password-protected; save an unprotected copy", path=str(path))
+            pages = [(page.extract_text() or "").replace("\r\n", "\n").strip("\n") for page in reader.pages]
+            info_title = (reader.metadata.title if reader.metadata else None) or None
+        except IngestError:
+            raise
+        except (PdfReadError, PyPdfError, OSError, ValueError, KeyError, TypeError) as e:
+            raise IngestError(f"{path}: unreadable PDF ({type(e).__name__}: {e}); is the file complete?",
+                              path=str(path)) from e
+        page_starts, line = [], 0
+        for text in pages:
+            page_starts.append(line)
+            line += text.count("\n") + 2  # pages are joined by one blank line
+        text = "\n\n".join(pages)
+        doc = build_document(path, root, text, title=str(info_title).strip() if info_title else None,
+                             metadata={"format": "pdf", "pages": len(pages), "page_starts": page_starts})
+        yield doc
