@@ -31,10 +31,7 @@ _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*|\d+(?:\.\d+)*")
 # Kiwi sometimes leaves the next paragraph's marker (②, 3.) at the end of the previous sentence.
 _TRAILING_MARK = re.compile(r"\s+([\u2460-\u2473]|\d{1,2}\.|[가-하]\.)$")
 EN_STOPWORDS = frozenset(
-    """a an the and or but if then else of to in on at by for with from into onto about as is are was were be been
-    being this that these those it its it's he she they them their there here what which who whom whose when where
-    why how do does did doing done have has had having not no nor so than too very can could should would may might
-    must shall will i you we our your my me us his her any all each other such only own same some more most also""".split()
+    ["a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "onto", "about", "as", "is", "are", "was", "were", "be", "been", "being", "this", "that", "these", "those", "it", "its", "it's", "he", "she", "they", "them", "their", "there", "here", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "doing", "done", "have", "has", "had", "having", "not", "no", "nor", "so", "than", "too", "very", "can", "could", "should", "would", "may", "might", "must", "shall", "will", "i", "you", "we", "our", "your", "my", "me", "us", "his", "her", "any", "all", "each", "other", "such", "only", "own", "same", "some", "more", "most", "also"]
 )
 
 

@@ -1,0 +1,189 @@
+"""Build or update an index: load → chunk → analyse (Kiwi batch) → embed (cached) → store → publish atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from geunkeo.config import Settings
+from geunkeo.corpus import chunk_document, load_paths
+from geunkeo.corpus.base import Chunk, Document, LoadFailure
+from geunkeo.errors import IndexError_
+from geunkeo.index.embedders import get_embedder
+from geunkeo.index.manifest import (
+    FORMAT_VERSION,
+    Manifest,
+    current_generation,
+    new_generation_dir,
+    now_iso,
+    publish_generation,
+    read_manifest,
+)
+from geunkeo.index.stores import make_store
+from geunkeo.text.analyzer import get_analyzer
+
+Progress = Callable[[str, int, int], None]
+EMBED_BATCH = 32
+
+
+@dataclass
+class BuildReport:
+    index_dir: str
+    documents: int
+    chunks: int
+    added_or_updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    deleted: list[str] = field(default_factory=list)
+    failures: list[LoadFailure] = field(default_factory=list)
+    seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+    embed_cache_hits: int = 0
+    embed_cache_misses: int = 0
+
+
+def _fault(point: str) -> None:
+    """Crash-test hook: `GEUNKEO_FAULT=<point>` kills the process there (used by the atomic-build tests)."""
+    if os.environ.get("GEUNKEO_FAULT") == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def doc_hash(doc: Document) -> str:
+    return hashlib.sha256(f"{doc.title}\x00{doc.text}\x00{doc.version}".encode()).hexdigest()[:20]
+
+
+def build_index(
+    paths: Sequence[str | Path],
+    index_dir: str | Path,
+    settings: Settings | None = None,
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> BuildReport:
+    """Ingest `paths` into the index at `index_dir`; unchanged documents are skipped, changed ones replaced.
+
+    With `replace=True` the index is rebuilt from these paths alone.
+    """
+    settings = settings or Settings()
+    t0 = time.perf_counter()
+    index_dir = Path(index_dir)
+    timings: dict[str, float] = {}
+
+    t = time.perf_counter()
+    docs, failures = load_paths([Path(p) for p in paths])
+    timings["load"] = time.perf_counter() - t
+
+    embedder = get_embedder(settings)
+    analyzer = get_analyzer()
+    old: Manifest | None = None
+    store = None
+    if not replace and (index_dir / "CURRENT").is_file():
+        old = read_manifest(index_dir)
+        if old.analyzer_version != analyzer.version or old.embedder_version != embedder.version:
+            raise IndexError_(
+                f"{index_dir} was built with {old.analyzer_version} / {old.embedder_version}; this run uses "
+                f"{analyzer.version} / {embedder.version}. Rebuild with --replace."
+            )
+        store = make_store(settings, current_generation(index_dir), embedder.dim)
+    if store is None:
+        store = make_store(settings, None, embedder.dim)
+
+    hashes = dict(old.doc_hashes) if old else {}
+    titles = dict(old.doc_titles) if old else {}
+    todo = [d for d in docs if hashes.get(d.doc_id) != doc_hash(d)]
+    report = BuildReport(str(index_dir), 0, 0, failures=failures, unchanged=len(docs) - len(todo))
+
+    t = time.perf_counter()
+    chunks: list[Chunk] = []
+    for d in todo:
+        chunks.extend(chunk_document(d, settings.corpus))
+    timings["chunk"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    texts = [c.embed_text() for c in chunks]
+    terms = analyzer.terms_batch(texts) if texts else []
+    timings["analyze"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    vecs = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    for i in range(0, len(texts), EMBED_BATCH):
+        vecs[i : i + EMBED_BATCH] = embedder.embed_passages(texts[i : i + EMBED_BATCH])
+        if progress:
+            progress("embed", min(i + EMBED_BATCH, len(texts)), len(texts))
+    new_titles = {d.doc_id: d.title for d in todo if d.title}
+    title_vecs = embedder.embed_passages(list(new_titles.values())) if settings.index.embed_titles else None
+    timings["embed"] = time.perf_counter() - t
+    _fault("after_embed")
+
+    t = time.perf_counter()
+    by_doc = {d.doc_id for d in todo}
+    docs_without_chunks = [d for d in by_doc if not any(c.doc_id == d for c in chunks)]
+    store.delete_documents(docs_without_chunks)
+    if chunks:
+        store.upsert(chunks, terms, vecs)
+    if title_vecs is not None and new_titles:
+        store.set_titles(new_titles, title_vecs)
+    for d in todo:
+        hashes[d.doc_id] = doc_hash(d)
+        if d.title:
+            titles[d.doc_id] = d.title
+    timings["store"] = time.perf_counter() - t
+
+    versions = {"embedder": embedder.name, "embedder_version": embedder.version, "dim": embedder.dim,
+                "analyzer_version": analyzer.version}
+    _publish(index_dir, store, settings, versions, hashes, titles, old, timings)
+    st = store.stats()
+    report.documents, report.chunks = st.documents, st.chunks
+    report.added_or_updated = [d.doc_id for d in todo]
+    report.seconds = time.perf_counter() - t0
+    report.timings = timings
+    report.embed_cache_hits = getattr(embedder, "hits", 0)
+    report.embed_cache_misses = getattr(embedder, "misses", 0)
+    return report
+
+
+def delete_documents(index_dir: str | Path, doc_ids: Sequence[str], settings: Settings | None = None) -> int:
+    """Remove documents by doc_id and publish a new generation; returns the number of chunks removed."""
+    settings = settings or Settings()
+    index_dir = Path(index_dir)
+    old = read_manifest(index_dir)
+    store = make_store(settings, current_generation(index_dir), old.dim)
+    removed = store.delete_documents(list(doc_ids))
+    hashes = {k: v for k, v in old.doc_hashes.items() if k not in set(doc_ids)}
+    titles = {k: v for k, v in old.doc_titles.items() if k not in set(doc_ids)}
+    versions = {"embedder": old.embedder, "embedder_version": old.embedder_version, "dim": old.dim,
+                "analyzer_version": old.analyzer_version}
+    _publish(index_dir, store, settings, versions, hashes, titles, old, {})
+    return removed
+
+
+def _publish(index_dir: Path, store, settings: Settings, versions: dict, hashes: dict[str, str],
+             titles: dict[str, str], old: Manifest | None, timings: dict[str, float]) -> None:
+    tmp = new_generation_dir(index_dir)
+    store.save(tmp)
+    _fault("after_store_save")
+    st = store.stats()
+    manifest = Manifest(
+        format_version=FORMAT_VERSION,
+        created_at=now_iso(),
+        analyzer_version=versions["analyzer_version"],
+        embedder=versions["embedder"],
+        embedder_version=versions["embedder_version"],
+        dim=versions["dim"],
+        store=settings.index.store,
+        documents=st.documents,
+        chunks=st.chunks,
+        langs=st.extra.get("langs", {}),
+        config_hash=settings.section_hash("corpus", "index"),
+        doc_hashes=hashes,
+        doc_titles=titles,
+        tuned_fusion=old.tuned_fusion if old else None,
+        build={"timings_s": {k: round(v, 3) for k, v in timings.items()}},
+    )
+    publish_generation(index_dir, tmp, manifest)

@@ -1,0 +1,137 @@
+"""Execute a QueryPlan: BM25 and dense runs (plus LLM variants and HyDE when present), fused, then reranked."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from geunkeo.index.base import Embedder, ScoredId
+from geunkeo.query.base import QueryPlan
+from geunkeo.retrieve.base import Hit, Reranker
+from geunkeo.retrieve.fusion import fuse
+from geunkeo.text.analyzer import get_analyzer
+from geunkeo.trace import Trace
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else v
+
+
+class HybridRetriever:
+    """Runs the retrievers a plan asks for over one store and fuses them.
+
+    `index_langs` (language → chunk count) lets fusion adapt to the language pair: a query in a language the
+    index does not contain cannot be matched by BM25, so the dense side takes all the weight.
+    """
+
+    def __init__(self, store, embedder: Embedder, index_langs: dict[str, int] | None = None,
+                 candidate_k: int = 100, rrf_k: int = 60, reranker: Reranker | None = None,
+                 rerank_top_n: int = 20) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.index_langs = index_langs or {}
+        self.candidate_k = candidate_k
+        self.rrf_k = rrf_k
+        self.reranker = reranker
+        self.rerank_top_n = rerank_top_n
+
+    # -- one query text ---------------------------------------------------------------------------------------
+    def _runs(self, plan: QueryPlan, trace: Trace, terms: dict[str, float], dense_texts: list[str],
+              with_hyde: bool) -> dict[str, list[ScoredId]]:
+        runs: dict[str, list[ScoredId]] = {}
+        ck = self.candidate_k
+        if plan.mode in ("bm25", "hybrid"):
+            with trace.stage("retrieve.bm25", terms=len(terms)):
+                runs["bm25"] = self.store.search_sparse(list(terms), ck, terms)
+        if plan.mode in ("dense", "hybrid"):
+            with trace.stage("retrieve.embed_query", texts=len(dense_texts)):
+                vecs = self.embedder.embed_queries(dense_texts)
+                qv = _unit(vecs.mean(axis=0))
+            with trace.stage("retrieve.dense"):
+                runs["dense"] = self.store.search_dense(qv, ck)
+        if with_hyde and plan.mode != "bm25":
+            hyde = self._hyde_run(plan, trace)
+            if hyde:
+                runs["hyde"] = hyde
+        return runs
+
+    def _hyde_run(self, plan: QueryPlan, trace: Trace) -> list[ScoredId]:
+        """Seed 004: hypothetical answer vs chunk vectors, hypothetical title vs document titles, or their mean."""
+        mode = plan.hyde_mode
+        use_content = mode in ("content", "combined") and bool(plan.hyde_answer)
+        use_title = mode in ("title", "combined") and bool(plan.hyde_title)
+        if not (use_content or use_title):
+            return []
+        with trace.stage("retrieve.hyde", mode=mode) as rec:
+            texts = ([plan.hyde_answer] if use_content else []) + ([plan.hyde_title] if use_title else [])
+            vecs = self.embedder.embed_passages(texts)
+            n = len(self.store.chunks())
+            parts = []
+            if use_content:
+                parts.append(self.store.dense_scores(vecs[0]))
+            if use_title:
+                title_sims = dict(self.store.search_titles(vecs[-1], 10**9))
+                # a chunk inherits its document's title similarity; documents without a title get the minimum
+                floor = min(title_sims.values()) if title_sims else 0.0
+                parts.append(np.asarray([title_sims.get(c.doc_id, floor) for c in self.store.chunks()],
+                                        dtype=np.float32))
+            score = np.mean(parts, axis=0) if parts else np.zeros(n, dtype=np.float32)
+            k = min(self.candidate_k, n)
+            idx = np.argsort(-score, kind="stable")[:k]
+            chunks = self.store.chunks()
+            rec.info["parts"] = len(parts)
+            return [ScoredId(chunks[i].chunk_id, float(score[i])) for i in idx]
+
+    def _weights(self, plan: QueryPlan, runs: dict[str, list[ScoredId]], trace: Trace) -> dict[str, float]:
+        dw = plan.dense_weight
+        if plan.mode == "hybrid" and self.index_langs and plan.lang in ("ko", "en") and plan.lang not in self.index_langs:
+            trace.decide("retrieve.fusion", "cross-lingual: BM25 cannot match this language; dense only",
+                         query_lang=plan.lang, index_langs=sorted(self.index_langs))
+            dw = 1.0
+        w = {"bm25": 1.0 - dw, "dense": dw}
+        if "hyde" in runs:
+            w["dense"], w["hyde"] = dw / 2, dw / 2
+        if plan.mode == "bm25":
+            w = {"bm25": 1.0}
+        elif plan.mode == "dense":
+            w = {"dense": 1.0, "hyde": 1.0} if "hyde" in runs else {"dense": 1.0}
+        return w
+
+    # -- a whole plan -----------------------------------------------------------------------------------------
+    def search(self, plan: QueryPlan, k: int = 10, trace: Trace | None = None) -> list[Hit]:
+        """Ranked hits for a plan; every hit carries each retriever's rank and score."""
+        trace = trace or plan.trace
+        runs = self._runs(plan, trace, plan.bm25_terms, plan.dense_texts or [plan.text], with_hyde=True)
+        weights = self._weights(plan, runs, trace)
+        with trace.stage("retrieve.fuse", method=plan.fusion, weights=weights):
+            fused = fuse(runs, plan.fusion, weights, self.rrf_k) if len(runs) > 1 else next(iter(runs.values()), [])
+        trace.decide("retrieve.fusion", f"{plan.fusion} over {sorted(runs)}", weights=weights)
+
+        if plan.variants:
+            lists = {"main": fused}
+            analyzer = get_analyzer()
+            for i, variant in enumerate(plan.variants):
+                vterms = dict.fromkeys(analyzer.terms(variant), 1.0)
+                vruns = self._runs(plan, trace, vterms, [variant], with_hyde=False)
+                vw = self._weights(plan, vruns, trace)
+                lists[f"variant{i + 1}"] = (fuse(vruns, plan.fusion, vw, self.rrf_k) if len(vruns) > 1
+                                            else next(iter(vruns.values()), []))
+                for name, run in vruns.items():
+                    runs[f"{name}@v{i + 1}"] = run
+            with trace.stage("retrieve.fuse_variants", variants=len(plan.variants)):
+                fused = fuse(lists, "rrf", dict.fromkeys(lists, 1.0), self.rrf_k)
+            trace.decide("retrieve.multi_query", f"RRF over the query and {len(plan.variants)} variants")
+
+        rank_of = {name: {s.chunk_id: (r, s.score) for r, s in enumerate(run, 1)} for name, run in runs.items()}
+        depth = max(k, self.rerank_top_n if self.reranker else k)
+        hits = []
+        for item in fused[:depth]:
+            h = Hit(chunk=self.store.get(item.chunk_id), score=float(item.score))
+            for name, table in rank_of.items():
+                if item.chunk_id in table:
+                    h.ranks[name], h.scores[name] = table[item.chunk_id]
+            hits.append(h)
+        if self.reranker is not None and hits:
+            with trace.stage("retrieve.rerank", reranker=self.reranker.name):
+                hits = self.reranker.rerank(plan.original, hits, self.rerank_top_n, trace)
+        return hits[:k]
