@@ -50,6 +50,7 @@ class QuerySettings(BaseModel):
     # LLM-powered stages (off unless an LLM is configured and the stage is switched on)
     multi_query: bool = False
     hyde: Literal["off", "content", "title", "combined"] = "off"
+    llm_deadline_s: float = 20.0  # an LLM stage still running after this is skipped (its answer is still cached)
 
 
 class RetrieveSettings(BaseModel):
@@ -63,6 +64,7 @@ class RetrieveSettings(BaseModel):
     reranker: str = "none"
     rerank_top_n: int = 20
     rerank_keep: int = 5
+    reranker_model: str | None = None  # cross-encoder: a local sentence-transformers model directory
 
 
 class LLMSettings(BaseModel):
@@ -76,6 +78,7 @@ class LLMSettings(BaseModel):
     temperature: float = 0.0
     cache_path: str | None = None
     gguf_path: str | None = None
+    cache: bool = True  # persistent response cache (SQLite at cache_path)
 
 
 class AnswerSettings(BaseModel):

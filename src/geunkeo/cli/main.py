@@ -16,8 +16,10 @@ from geunkeo.cli import index_cmds  # noqa: E402
 
 index_cmds.register(app)
 from geunkeo.cli import corpus_cmds  # noqa: E402
+from geunkeo.cli import cache_cmds  # noqa: E402
 
 corpus_cmds.register(app)
+cache_cmds.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,134 @@
+"""LLM query stages: multi-query expansion (seed 001) and HyDE with a hypothetical answer and title (seed 004).
+
+Both are opt-in (`query.multi_query`, `query.hyde`), run in parallel, go through the shared response cache,
+and degrade: an unreachable, slow or malformed LLM skips the feature with a warning in the trace, and the plan
+is otherwise left exactly as it was. The retriever executes what they add (`variants`, `hyde_*`).
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor, wait
+
+from geunkeo.config import Settings
+from geunkeo.errors import LLMBadOutput, LLMError
+from geunkeo.llm import prompts
+from geunkeo.llm.base import LLM
+from geunkeo.llm.calls import complete_traced
+from geunkeo.llm.parsing import extract_json, parse_list
+from geunkeo.query.base import QueryPlan
+
+MAX_VARIANTS = 3
+# A "query" longer than this is the model answering instead of rewriting.
+MAX_VARIANT_CHARS = 300
+MAX_HYDE_CHARS = 1500
+
+# One shared pool: stages of concurrent searches queue here instead of spawning threads per query.
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="geunkeo-llm")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def dedupe_variants(candidates: list[str], existing: list[str], limit: int = MAX_VARIANTS,
+                    max_chars: int = MAX_VARIANT_CHARS) -> list[str]:
+    """Variants that differ from the query texts and from each other (ignoring case, spaces, punctuation)."""
+    seen = {_norm(t) for t in existing if t}
+    out: list[str] = []
+    for c in candidates:
+        c = " ".join(c.split())
+        key = _norm(c)
+        if not key or key in seen or len(c) > max_chars:
+            continue
+        seen.add(key)
+        out.append(c)
+        if len(out) == limit:
+            break
+    return out
+
+
+def _multi_query(plan: QueryPlan, llm: LLM) -> list[str]:
+    question = plan.rewritten or plan.text
+    messages = prompts.multi_query(question, MAX_VARIANTS, plan.lang)
+    out = complete_traced(llm, messages, trace=plan.trace, feature="multi_query", json=True, max_tokens=300)
+    variants = dedupe_variants(parse_list(out.text, key="queries"), [plan.original, plan.text, plan.rewritten])
+    if not variants:
+        raise LLMBadOutput("the model's variants all repeat the query")
+    return variants
+
+
+def _hyde(plan: QueryPlan, llm: LLM) -> tuple[str | None, str | None]:
+    messages = prompts.hyde(plan.rewritten or plan.text, plan.lang)
+    out = complete_traced(llm, messages, trace=plan.trace, feature="hyde", json=True, max_tokens=400)
+    obj = extract_json(out.text)
+    if not isinstance(obj, dict):
+        raise LLMBadOutput("HyDE output is a JSON array, expected {\"title\": …, \"answer\": …}")
+    answer = str(obj.get("answer") or obj.get("passage") or "").strip()[:MAX_HYDE_CHARS] or None
+    title = str(obj.get("title") or "").strip()[:MAX_VARIANT_CHARS] or None
+    if not answer and not title:
+        raise LLMBadOutput("HyDE output has neither an answer nor a title")
+    return answer, title
+
+
+def _hyde_mode(wanted: str, answer: str | None, title: str | None) -> str:
+    """The mode the generated texts support: combined needs both; with one missing, use the other."""
+    if wanted == "combined" and answer and title:
+        return "combined"
+    if wanted in ("combined", "content") and answer:
+        return "content"
+    if wanted in ("combined", "title") and title:
+        return "title"
+    return "off"
+
+
+def _skip(plan: QueryPlan, feature: str, reason: str) -> None:
+    plan.trace.warn(f"{feature} skipped: {reason}")
+    plan.trace.decide(f"query.{feature}", "skipped", reason=reason)
+
+
+def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings) -> QueryPlan:
+    """Add LLM variants and HyDE texts to `plan` as `settings.query` asks; never raises for LLM failures."""
+    qs = settings.query
+    wanted = {"multi_query": qs.multi_query, "hyde": qs.hyde != "off"}
+    if not any(wanted.values()):
+        return plan
+    names = [f for f, on in wanted.items() if on]
+    if llm is None:
+        for f in names:
+            _skip(plan, f, "no LLM configured (llm.provider = none)")
+        return plan
+    jobs = {}
+    if wanted["multi_query"]:
+        jobs["multi_query"] = _POOL.submit(_multi_query, plan, llm)
+    if wanted["hyde"]:
+        jobs["hyde"] = _POOL.submit(_hyde, plan, llm)
+    applied: list[str] = []
+    with plan.trace.stage("query.llm_stages", features=names) as rec:
+        done, _pending = wait(jobs.values(), timeout=qs.llm_deadline_s)
+        for feature, fut in jobs.items():
+            if fut not in done:
+                # The call goes on in the background and lands in the cache for the next identical query.
+                _skip(plan, feature, f"no answer within {qs.llm_deadline_s:g} s (query.llm_deadline_s)")
+                continue
+            try:
+                result = fut.result()
+            except LLMError as e:
+                _skip(plan, feature, f"{type(e).__name__}: {e}")
+                continue
+            except Exception as e:  # a bug in a stage must not take search down; it is reported, not hidden
+                _skip(plan, feature, f"unexpected {type(e).__name__}: {e}")
+                continue
+            applied.append(feature)
+            if feature == "multi_query":
+                plan.variants = result
+                plan.trace.decide("query.multi_query", f"{len(result)} variants", variants=result)
+            else:
+                answer, title = result
+                mode = _hyde_mode(qs.hyde, answer, title)
+                if mode != qs.hyde:
+                    plan.trace.warn(f"hyde: asked for {qs.hyde}, generated texts support only {mode}")
+                plan.hyde_answer, plan.hyde_title, plan.hyde_mode = answer, title, mode
+                plan.trace.decide("query.hyde", f"mode {mode}", title=title, answer_chars=len(answer or ""))
+        rec.info["applied"] = applied
+    return plan
