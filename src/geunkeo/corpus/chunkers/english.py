@@ -19,7 +19,10 @@ _ARTICLE = re.compile(r"^(Article|Section|Rule|§)\s*(\d+[A-Za-z]?(?:[.-]\d+)*)"
 _ARTICLE_INLINE = re.compile(r"^(Article|Section|Rule)\s+(\d+[A-Za-z]?)\s*\(([^)]{1,80})\)\s+(\S.*)$", re.I)
 _GROUP = re.compile(r"^(Part|Chapter|Title|Division)\s+([IVXLC]+|\d+[A-Za-z]?)\b\s*[.:\u2013\u2014-]?\s*(.*)$", re.I)
 _NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)\.?\s+(\S.*)$")
+# "1 General": a top-level numbered title (no full stop after the number, so "1. The firm …" lists are not it).
+_NUMBERED_TOP = re.compile(r"^(\d{1,3})\s+([A-Z][^.;:]{0,60})$")
 _PARA = re.compile(r"^\((\d{1,3})\)\s")
+_GROUP_RANK = {"part": 1, "title": 1, "chapter": 2, "division": 3}
 
 
 def paragraph_range(labels: list[str]) -> str:
@@ -38,6 +41,9 @@ def match_heading(line: str) -> tuple[str, str | None, str] | None:
     if m:
         title = next((g for g in m.groups()[2:] if g), None)
         return f"{_word(m.group(1))} {m.group(2)}", title.strip() if title else None, ""
+    m = _NUMBERED_TOP.match(line)
+    if m:
+        return m.group(1), m.group(2).strip(), ""
     m = _NUMBERED.match(line)
     if m:
         rest = m.group(2).strip()
@@ -61,7 +67,7 @@ class _Parser:
         self.doc = doc
         self.units: list[Unit] = []
         self.current: Unit | None = None
-        self.groups: list[str] = []  # Part / Chapter / Markdown headings
+        self.groups: list[tuple[int, str]] = []  # (rank, heading): Part 1, Chapter 2, Division 3, Markdown #=1…
         self.numbered: dict[str, str] = {}  # "1.1" -> "1.1 Application" (titles of numbered headings)
         self.loose = 0
 
@@ -80,25 +86,31 @@ class _Parser:
         if (h := match_heading(line)) is not None:
             self._heading(i, line, *h)
         elif (m := _GROUP.match(line)) and len(line) <= 100 and not line.endswith("."):
-            self.close()
-            level = 0 if m.group(1).lower() in ("part", "title") else 1
-            self.groups = self.groups[:level] + [line]
+            self._group(_GROUP_RANK[m.group(1).lower()], line)
         elif md:
-            self.close()
-            self.groups = self.groups[: max(md - 2, 0)] + [line]
+            self._group(md, line)
         else:
             self._content(i, line)
 
+    def _group(self, rank: int, line: str) -> None:
+        self.close()
+        while self.groups and self.groups[-1][0] >= rank:
+            self.groups.pop()
+        self.groups.append((rank, line))
+
+    def group_path(self) -> list[str]:
+        return [g for _, g in self.groups]
+
     def _path(self, key: str) -> list[str]:
         parents = []
-        if re.fullmatch(r"\d+(?:\.\d+)+", key):
+        if key[0].isdigit():
             bits = key.split(".")
             parents = [self.numbered[p] for p in (".".join(bits[:k]) for k in range(1, len(bits))) if p in self.numbered]
-        return [*self.groups, *parents]
+        return [*self.group_path(), *parents]
 
     def _heading(self, i: int, line: str, key: str, title: str | None, rest: str) -> None:
         self.close()
-        if re.fullmatch(r"\d+(?:\.\d+)+", key) and title:
+        if key[0].isdigit() and title:
             self.numbered[key] = line
             # Drop titles of deeper, now-finished branches (1.2.x after 1.3 starts).
             depth = key.count(".")
@@ -112,10 +124,12 @@ class _Parser:
 
     def _content(self, i: int, line: str) -> None:
         if self.current is None:
-            self.loose += 1
-            self.current = Unit(anchor=f"s{self.loose}", heading=self.groups[-1] if self.groups else "",
-                                location=" > ".join([self.doc.title, *self.groups[-1:]]), path=list(self.groups),
-                                line=i)
+            where = self.group_path()
+            # Text before any heading is the preamble, `s0`, as in the Korean statute chunker.
+            preamble = not self.units and not where
+            self.loose += 0 if preamble else 1
+            self.current = Unit(anchor="s0" if preamble else f"s{self.loose}", heading=where[-1] if where else "",
+                                location=" > ".join([self.doc.title, *where[-1:]]), path=where, line=i)
         m = _PARA.match(line) if self.current.article else None
         if m or not self.current.blocks:
             self.current.blocks.append(Block(f"({m.group(1)})" if m else None, [line], i))
@@ -130,6 +144,6 @@ def chunk(doc: Document, settings: CorpusSettings) -> list[Chunk]:
         parser.feed(i, raw)
     parser.close()
     # Title-only numbered headings ("1.1 Application") carry no text of their own; they live on in `path`.
-    units = [u for u in parser.units if u.text().strip() != u.blocks[0].lines[0] or not u.article
-             or not u.article[0].isdigit()]
+    units = [u for u in parser.units
+             if not (u.article and u.article[0].isdigit() and u.article_title and len(u.text().split("\n")) == 1)]
     return emit(doc, units, settings, NAME, paragraph_range)

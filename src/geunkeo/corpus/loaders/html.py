@@ -74,16 +74,18 @@ def _walk(el, lines: list[str]) -> None:
 
 
 def _append_inline(lines: list[str], text: str | None) -> None:
-    if not text or not text.strip():
-        if text and lines and lines[-1]:
-            lines[-1] += " "
+    """Append inline text to the current line, keeping one space where the source had whitespace."""
+    if not text:
         return
     piece = " ".join(text.split())
+    lead = " " if text[:1].isspace() else ""
+    trail = " " if text[-1:].isspace() and piece else ""
     if lines and lines[-1]:
-        sep = "" if lines[-1].endswith(" ") else " " if text[:1].isspace() else ""
-        lines[-1] = lines[-1] + sep + piece
-    else:
-        lines.append(piece)
+        if lines[-1].endswith(" "):
+            lead = ""
+        lines[-1] += lead + piece + trail
+    elif piece:
+        lines.append(piece + trail)
 
 
 def _clean_lines(lines: list[str]) -> list[str]:
