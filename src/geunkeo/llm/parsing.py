@@ -104,9 +104,10 @@ def extract_json(text: str) -> Any:
         if ok and isinstance(value, dict | list):
             return value
         for m in re.finditer(r"[{\[]", src):
-            span, _closed = _balanced_span(src, m.start())
+            span, closed = _balanced_span(src, m.start())
             ok, value = _try_parse(span)
-            if ok and isinstance(value, dict | list):
+            # A span we had to close ourselves counts only if it held something ("{{{" is not JSON).
+            if ok and isinstance(value, dict | list) and (closed or value):
                 return value
     raise LLMBadOutput(f"no JSON object or array could be read from the model output: {text[:120]!r}")
 

@@ -1,0 +1,136 @@
+"""Multi-query and HyDE stages: what they add to the plan, and that any LLM failure leaves the plan unchanged
+except for recorded warnings."""
+
+from __future__ import annotations
+
+import copy
+import socket
+import time
+
+import pytest
+from llm_fakes import ScriptedLLM
+
+from geunkeo.config import LLMSettings, Settings
+from geunkeo.errors import LLMBadOutput
+from geunkeo.llm.base import LLM, Completion
+from geunkeo.llm.registry import create_provider
+from geunkeo.query.base import QueryPlan
+from geunkeo.query.llm_stages import apply_llm_stages, dedupe_variants
+
+
+def plan() -> QueryPlan:
+    return QueryPlan(original="휴학 어떻게 해?", text="휴학 어떻게 해?", rewritten="휴학 신청 방법", lang="ko",
+                     bm25_terms={"휴학": 1.0, "신청": 0.6}, dense_texts=["휴학 신청 방법"])
+
+
+def settings(multi_query=True, hyde="combined", deadline=20.0) -> Settings:
+    return Settings(query={"multi_query": multi_query, "hyde": hyde, "llm_deadline_s": deadline})
+
+
+class RoutedLLM(LLM):
+    """Replies by prompt content, since the two stages run in parallel and may ask in either order."""
+
+    provider, model = "routed", "r1"
+
+    def __init__(self, multi: str | Exception, hyde: str | Exception):
+        self.answers = {"queries": multi, "title": hyde}
+        self.calls = 0
+
+    def complete(self, messages, *, json=False, temperature=None, max_tokens=None):
+        self.calls += 1
+        prompt = messages[-1].content
+        reply = self.answers["queries"] if '{"queries"' in prompt else self.answers["title"]
+        if isinstance(reply, Exception):
+            raise reply
+        return Completion(text=reply, model=self.model, provider=self.provider)
+
+
+def test_variants_and_hyde_fill_the_plan():
+    llm = RoutedLLM(
+        '{"queries": ["휴학 신청 절차", "휴학 신청 방법", "휴학원 제출 기한", "휴학 신청 절차!"]}',
+        '```json\n{"title": "휴학 및 복학 안내", "answer": "휴학은 학기 개시 전까지 휴학원을 제출하여야 한다."}\n```',
+    )
+    p = apply_llm_stages(plan(), llm, settings())
+    # "휴학 신청 방법" repeats the rewritten query and "휴학 신청 절차!" repeats a variant: both dropped
+    assert p.variants == ["휴학 신청 절차", "휴학원 제출 기한"]
+    assert p.hyde_title == "휴학 및 복학 안내"
+    assert p.hyde_answer == "휴학은 학기 개시 전까지 휴학원을 제출하여야 한다."
+    assert p.hyde_mode == "combined"
+    assert p.trace.warnings == []
+    assert llm.calls == 2
+    assert [s.name for s in p.trace.stages] == ["query.llm_stages"]
+    assert p.trace.stages[0].info["applied"] == ["multi_query", "hyde"]
+
+
+def test_hyde_mode_degrades_to_the_text_that_exists():
+    llm = RoutedLLM('{"queries": []}', '{"title": "", "answer": "휴학원은 학과장을 거쳐 제출한다."}')
+    p = apply_llm_stages(plan(), llm, settings(multi_query=False, hyde="combined"))
+    assert (p.hyde_mode, p.hyde_title) == ("content", None)
+    assert p.trace.warnings == ["hyde: asked for combined, generated texts support only content"]
+
+
+@pytest.mark.parametrize(
+    "multi, hyde, warned",
+    [
+        (LLMBadOutput("garbage"), '{"title": "t", "answer": "a"}', ["multi_query"]),
+        ('not a list at all {', "I don't know.", ["hyde"]),
+        ('{"queries": ["휴학 어떻게 해?"]}', '{"title": "t", "answer": "a"}', ["multi_query"]),
+    ],
+)
+def test_one_failing_stage_does_not_affect_the_other(multi, hyde, warned):
+    p = apply_llm_stages(plan(), RoutedLLM(multi, hyde), settings())
+    assert [w.split(" skipped")[0] for w in p.trace.warnings] == warned
+    assert any(d["decision"] == "skipped" for d in p.trace.decisions)
+    if "multi_query" in warned:
+        assert p.variants == []
+    if "hyde" in warned:
+        assert (p.hyde_answer, p.hyde_title, p.hyde_mode) == (None, None, "off")
+
+
+def _comparable(p: QueryPlan) -> dict:
+    d = copy.copy(p.__dict__)
+    d.pop("trace")
+    return d
+
+
+def test_provider_down_leaves_plan_unchanged_except_warnings():
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    llm = create_provider(LLMSettings(provider="ollama", model="m", base_url=f"http://127.0.0.1:{port}"))
+    before = plan()
+    start = time.perf_counter()
+    after = apply_llm_stages(plan(), llm, settings())
+    assert time.perf_counter() - start < 5.0
+    assert _comparable(after) == _comparable(before)
+    assert len(after.trace.warnings) == 2
+    assert all("cannot reach Ollama" in w for w in after.trace.warnings)
+    assert {c["feature"] for c in after.trace.llm_calls} == {"multi_query", "hyde"}
+    assert all("error" in c for c in after.trace.llm_calls)
+
+
+def test_no_llm_and_deadline():
+    p = apply_llm_stages(plan(), None, settings())
+    assert p.trace.warnings == ["multi_query skipped: no LLM configured (llm.provider = none)",
+                                "hyde skipped: no LLM configured (llm.provider = none)"]
+
+    class Slow(ScriptedLLM):
+        def complete(self, messages, **kw):
+            time.sleep(0.5)
+            return super().complete(messages, **kw)
+
+    p = apply_llm_stages(plan(), Slow(['{"queries": ["a"]}']), settings(hyde="off", deadline=0.1))
+    assert p.variants == []
+    assert p.trace.warnings == ["multi_query skipped: no answer within 0.1 s (query.llm_deadline_s)"]
+
+
+def test_stages_off_make_no_call():
+    llm = ScriptedLLM([])
+    p = apply_llm_stages(plan(), llm, settings(multi_query=False, hyde="off"))
+    assert llm.prompts == [] and p.trace.warnings == [] and p.trace.stages == []
+
+
+def test_dedupe_variants_limits_and_normalises():
+    out = dedupe_variants(["A  b", "a b?", "c", "d", "e", "x" * 400], ["query"], limit=3)
+    assert out == ["A b", "c", "d"]
