@@ -39,6 +39,8 @@ class Removal:
 class FilterReport:
     removed: list[Removal] = field(default_factory=list)
     kept: list[dict[str, str]] = field(default_factory=list)
+    # amounts / dates / percentages not found in any context: reported (and gated on), never edited
+    unverified: list[dict[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -46,6 +48,7 @@ class GateDecision:
     action: str  # "answer" | "warn" | "regenerate" | "escalate"
     reasons: list[str] = field(default_factory=list)
     checks: dict[str, float] = field(default_factory=dict)
+    regenerated: bool = False  # the answer shown is the second generation
 
 
 @dataclass
@@ -59,6 +62,8 @@ class Answer:
     gate: GateDecision | None = None
     answerer: str = ""
     trace: Trace = field(default_factory=Trace)
+    fallback: str | None = None  # why the configured answerer was replaced (e.g. the LLM was unreachable)
+    draft: str | None = None  # the generated text before the gate withheld it (escalate)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

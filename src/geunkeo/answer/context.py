@@ -1,0 +1,183 @@
+"""What the retrieved contexts support: contacts, departments, (regulation, article) pairs and article texts.
+
+A citation is supported only when its regulation and its article appear *together* in one context chunk: the
+chunk's title / doc id / location name its regulation, its headings (``제12조(휴학)``) or `Chunk.article` give
+its own articles, and references inside its text (``「장학금 지급 규정」 제5조``) add the pairs they name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from geunkeo.corpus.base import Chunk
+from geunkeo.text.entities import (
+    Entity,
+    article_key,
+    extract_citations,
+    extract_contacts,
+    extract_departments,
+    extract_numbers,
+    reg_key,
+)
+
+_HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b)")
+_CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
+_EN_PARA = re.compile(r"(?m)^[ \t]*\((\d+)\)")
+_LOC_SPLIT = re.compile(r"\s(?:제\s?\d+\s?조|Article\s\d+|§)")
+
+
+@dataclass
+class ContextDoc:
+    """One numbered context block (n is 1-based, as cited in answers)."""
+
+    n: int
+    chunk: Chunk
+    names: set[str] = field(default_factory=set)  # reg_key()s naming the chunk's own regulation
+    articles: dict[str, str] = field(default_factory=dict)  # own article key → its text in this chunk
+    paragraphs: dict[str, set[int]] = field(default_factory=dict)  # own article key → paragraph numbers seen
+    pairs: dict[tuple[str, str], str] = field(default_factory=dict)  # (reg_key, article) → evidence snippet
+
+
+def _chunk_names(chunk: Chunk) -> set[str]:
+    raw = [chunk.title, chunk.doc_id.rsplit("/", 1)[-1], _LOC_SPLIT.split(chunk.location)[0]]
+    raw.append(str(chunk.metadata.get("regulation", "")))
+    return {k for k in (reg_key(r) for r in raw if r) if len(k) >= 2}
+
+
+def _own_articles(chunk: Chunk) -> dict[str, str]:
+    """Article key → text, for the article the chunk is (Chunk.article / location) and every heading in it."""
+    text = chunk.text
+    heads = [(h.group(1) + (f"-{h.group(2)}" if h.group(2) else "") if h.group(1) else h.group(3), h.start())
+             for h in _HEADING.finditer(text)]
+    arts: dict[str, str] = {}
+    for i, (key, start) in enumerate(heads):
+        end = heads[i + 1][1] if i + 1 < len(heads) else len(text)
+        arts.setdefault(key, text[start:end])
+    own = article_key(chunk.article) if chunk.article else ""
+    if not own:
+        m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+", chunk.location)
+        own = article_key(m.group(0)) if m else ""
+    if own and own not in arts:
+        end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
+        arts[own] = text[:end]
+    return arts
+
+
+def _paragraph_numbers(chunk: Chunk, key: str, text: str) -> set[int]:
+    nums = {_CIRCLED[c] for c in text if c in _CIRCLED}
+    nums |= {int(m.group(1)) for m in _EN_PARA.finditer(text)}
+    if chunk.article and article_key(chunk.article) == key:
+        nums |= {int(m.group(1)) for p in chunk.paragraphs if (m := re.search(r"(\d+)", p))}
+    return nums
+
+
+class ContextIndex:
+    """Everything the filter checks answers against, built once per answer from the context chunks."""
+
+    def __init__(self, chunks: list[Chunk], known_departments: tuple[str, ...] = ()):
+        self.docs: list[ContextDoc] = []
+        self.contacts: dict[str, tuple[str, int]] = {}  # kind:norm → (surface, n)
+        self.departments: dict[str, int] = {}  # dept_key → n
+        self.numbers: dict[str, int] = {}
+        self.texts: list[str] = []
+        self.known_departments = known_departments
+        for n, chunk in enumerate(chunks, start=1):
+            self._add(n, chunk)
+
+    def _add(self, n: int, chunk: Chunk) -> None:
+        text = chunk.text
+        full = f"{chunk.title}\n{chunk.location}\n{text}"
+        self.texts.append(full.casefold())
+        for e in extract_contacts(full):
+            if not e.placeholder:
+                self.contacts.setdefault(_ckey(e), (e.text, n))
+        for e in extract_departments(full, self.known_departments):
+            self.departments.setdefault(e.norm, n)
+        for e in extract_numbers(text):
+            self.numbers.setdefault(f"{e.kind}:{e.norm}", n)
+        doc = ContextDoc(n=n, chunk=chunk, names=_chunk_names(chunk))
+        doc.articles = _own_articles(chunk)
+        for key, art_text in doc.articles.items():
+            doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
+            for name in doc.names:
+                doc.pairs[(name, key)] = art_text[:200]
+        for c in extract_citations(text):
+            snippet = text[max(0, c.start - 60) : c.end + 60]
+            if c.ref == "named" and c.regulation:
+                doc.pairs.setdefault((reg_key(c.regulation), c.article), snippet)
+            else:
+                for name in doc.names:
+                    doc.pairs.setdefault((name, c.article), snippet)
+        self.docs.append(doc)
+
+    # -- checks -------------------------------------------------------------------------------------------------
+    def contact(self, e: Entity) -> tuple[str, int] | None:
+        """(context surface, n) of a supported contact, else None."""
+        if e.placeholder:
+            return None
+        hit = self.contacts.get(_ckey(e))
+        if hit is None and e.kind == "url":
+            for key, val in self.contacts.items():
+                if key.startswith("url:") and (key[4:] + "/").startswith(e.norm + "/"):
+                    return val
+        return hit
+
+    def department(self, e: Entity) -> int | None:
+        """n of the context that names this department (whole-word, spacing-insensitive)."""
+        if e.norm in self.departments:
+            return self.departments[e.norm]
+        chars = [re.escape(c) for c in re.sub(r"\s+", "", e.text.casefold())]
+        rx = re.compile(r"(?<![가-힣a-z])" + r"\s*".join(chars))
+        for n, t in enumerate(self.texts, start=1):
+            if rx.search(t):
+                return n
+        return None
+
+    def number(self, e: Entity) -> int | None:
+        key = f"{e.kind}:{e.norm}"
+        if key in self.numbers:
+            return self.numbers[key]
+        if e.kind == "date" and len(e.norm) == 5:  # "3월 15일" is supported by "2024년 3월 15일"
+            for k, n in self.numbers.items():
+                if k.startswith("date:") and k.endswith(e.norm):
+                    return n
+        return None
+
+    def citation(self, art: str, para: int | None, regs: list[str] | None, kind_word: str = "") -> tuple[
+            ContextDoc, str] | None:
+        """(context, evidence) supporting article `art` of one of `regs` (reg_key()s); `regs=None` means any
+        regulation of the contexts, preferring those whose name contains `kind_word` (약관, 규정, terms…)."""
+        docs = self.docs
+        if regs is None and kind_word:
+            preferred = [d for d in docs if any(kind_word in nm for nm in d.names)]
+            docs = preferred or docs
+        for d in docs:
+            for (name, a), evidence in d.pairs.items():
+                if a != art:
+                    continue
+                if regs is not None and not any(_same_reg(r, name) for r in regs):
+                    continue
+                if regs is None and name not in d.names:
+                    continue
+                if para is not None and not self._has_paragraph(d, art, para):
+                    continue
+                return d, evidence
+        return None
+
+    def _has_paragraph(self, d: ContextDoc, art: str, para: int) -> bool:
+        if art not in d.articles:
+            return True  # mentioned in passing: paragraph structure unknown here
+        seen = d.paragraphs.get(art, set())
+        return para in seen if seen else para == 1
+
+
+def _ckey(e: Entity) -> str:
+    kind = "phone" if e.kind == "fax" else e.kind  # a fax number quoted as a phone is still that number
+    return f"{kind}:{e.norm}"
+
+
+def _same_reg(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    return a == b or (min(len(a), len(b)) >= 2 and (a in b or b in a))

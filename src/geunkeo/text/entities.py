@@ -1,0 +1,347 @@
+"""Entities that answers and contexts are checked on: contacts, departments, regulation citations, numbers.
+
+Shared by the answer stage (hallucination filter) and the evaluation stage (entity checks on claims). Every
+extractor is a regular expression pass, no Kiwi: the filter must stay within a few milliseconds per answer.
+Each `Entity` carries its surface span and a normalised key (`norm`) that is what gets compared:
+phones by digits (``+82-2-…`` → ``02…``), e-mails casefolded, URLs without scheme/``www.``/trailing slash,
+departments without spaces, citations as a (regulation, article, paragraph, item) tuple.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# -- data ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One extracted item. For citations `regulation`/`ref`/`article`/`paragraph`/`item` are filled."""
+
+    kind: str  # phone | fax | email | url | department | citation | amount | date | percent
+    text: str
+    start: int
+    end: int
+    norm: str
+    placeholder: bool = False  # 02-XXXX-XXXX and friends: never a real contact
+    regulation: str | None = None  # surface name as written ("학칙", "Terms and Conditions")
+    ref: str = ""  # citations: "named" | "same" (같은 규정) | "this" (이 약관) | "bare" (제5조 alone)
+    article: str = ""  # "12", "12-2" (제12조의2), language independent
+    paragraph: int | None = None
+    item: str | None = None
+
+    @property
+    def is_contact(self) -> bool:
+        return self.kind in CONTACT_KINDS
+
+    def citation_tuple(self) -> tuple[str | None, str, int | None, str | None]:
+        return (self.regulation, self.article, self.paragraph, self.item)
+
+
+CONTACT_KINDS = frozenset({"phone", "fax", "email", "url"})
+
+# -- contacts --------------------------------------------------------------------------------------------------
+
+_SEP = r"[-.\s]?"
+# +82 2 123 4567, +82-(0)2-…, +82 10 1234 5678
+_PHONE_INTL = re.compile(r"(?<![\dA-Za-z+])\+82[-.\s]?(?:\(0\)\s?)?0?\d{1,2}[-.\s)]?\d{3,4}[-.\s]?\d{4}(?!\d)")
+# 02-123-4567, (02) 123-4567, 031.1234.5678, 010 1234 5678, 0212345678, 0505-123-4567
+_PHONE_KR = re.compile(
+    r"(?<![\dA-Za-z+\-.])(?:\(0(?:50\d|\d{1,2})\)|0(?:50\d|\d{1,2}))" + _SEP + r"\s?\d{3,4}" + _SEP + r"\d{4}(?![\dA-Za-z])"
+)
+# 1588-1234 and the other national representative numbers (15xx, 16xx, 18xx)
+_PHONE_REP = re.compile(r"(?<![\dA-Za-z\-.])1(?:5[4-9]\d|6\d\d|8\d\d)[-.\s]?\d{4}(?![\dA-Za-z])")
+# placeholders the seed system produced: 02-XXXX-XXXX, 0X-XXX-XXXX, 02-123-XXXX, 02-○○○-○○○○, 1588-XXXX
+_PH = r"[\dXx*○●□]"
+_PHONE_FAKE = re.compile(
+    r"(?<![\dA-Za-z\-.])(?:(?:0[\dXx]{1,2}|[Xx]{2,3}|\(0\d{1,2}\))[-.\s]" + _PH + r"{3,4}[-.\s]" + _PH + r"{4}"
+    r"|1[5-8]\d\d[-.\s][Xx*○●□]{4})(?![\dA-Za-z])"
+)
+_FAX_LABEL = re.compile(r"(?:팩스|fax|f\.|facsimile)\s*(?:번호|no\.?|number)?\s*[:：)]?\s*\(?\s*$", re.I)
+_EMAIL = re.compile(r"(?<![A-Za-z0-9.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_URL_CHARS = r"[^\s<>()\[\]{}\"'「」가-힣,]"
+_URL = re.compile(
+    r"(?:https?://|www\.)" + _URL_CHARS + r"+"
+    r"|(?<![@\w.\-/])(?:[a-z0-9-]+\.)+(?:ac\.kr|go\.kr|or\.kr|co\.kr|re\.kr|kr|com|net|org|edu|io)\b(?:/"
+    + _URL_CHARS + r"*)?",
+    re.I,
+)
+
+
+def phone_key(text: str) -> str:
+    """Digits only, with +82 turned into the domestic leading 0."""
+    digits = re.sub(r"\D", "", text)
+    if text.lstrip().startswith("+82"):
+        digits = digits[2:]
+        if not digits.startswith("0"):
+            digits = "0" + digits
+    return digits
+
+
+def url_key(text: str) -> str:
+    """Lowercased URL without scheme, ``www.``, trailing slash or trailing punctuation."""
+    u = text.strip().rstrip(".,;:!?").lower()
+    u = re.sub(r"^https?://", "", u)
+    u = re.sub(r"^www\.", "", u)
+    return u.rstrip("/")
+
+
+def extract_contacts(text: str) -> list[Entity]:
+    """Phones, faxes, e-mails and URLs in `text`, in order, without overlaps."""
+    found: list[Entity] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in taken)
+
+    for m in _EMAIL.finditer(text):
+        v = m.group(0).rstrip(".")
+        found.append(Entity("email", v, m.start(), m.start() + len(v), v.casefold()))
+        taken.append((m.start(), m.start() + len(v)))
+    for m in _URL.finditer(text):
+        v = m.group(0).rstrip(".,;:!?")
+        s, e = m.start(), m.start() + len(v)
+        if free(s, e) and "." in v:
+            found.append(Entity("url", v, s, e, url_key(v)))
+            taken.append((s, e))
+    for rx, fake in ((_PHONE_FAKE, True), (_PHONE_INTL, False), (_PHONE_KR, False), (_PHONE_REP, False)):
+        for m in rx.finditer(text):
+            s, e = m.start(), m.end()
+            v = m.group(0)
+            if not free(s, e):
+                continue
+            if fake and not re.search(r"[Xx*○●□]", v):
+                continue  # a real number: the precise patterns below handle it
+            key = phone_key(v)
+            if not fake and not 8 <= len(key) <= 11:
+                continue
+            kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
+            found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
+            taken.append((s, e))
+    found.sort(key=lambda x: x.start)
+    return found
+
+
+# -- departments -----------------------------------------------------------------------------------------------
+
+# Unambiguous organisation endings; the short ones (처/과/실) are checked against stop words below.
+_DEPT_STRONG = (
+    "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
+    "개발원|평가원|진흥원|정보원|의료원|기술원|팀"
+)
+_DEPT_WEAK = "처|과|실"
+_PARTICLE = (
+    r"(?:에서|에게|에|께|으로|로|와|과|의|이|가|은|는|을|를|도|만|까지|부터|처럼|보다|이나|나|이며|며|인|"
+    r"입니다|이에요|예요|이다|다|이라|라|장)"
+)
+_DEPT_KO = re.compile(
+    r"(?<![가-힣])([가-힣]{1,14}(?:" + _DEPT_STRONG + "|" + _DEPT_WEAK + r"))(?=" + _PARTICLE + r"{0,3}(?![가-힣]))"
+)
+_WEAK_STOP_END = (
+    # 처: places and generic nouns, not offices
+    "연락처", "문의처", "접수처", "제출처", "근처", "출처", "대처", "거처", "용처", "사용처", "거래처", "판매처",
+    "구입처", "신청처", "행선처",
+    # 과: results and other nouns ending in 과
+    "결과", "효과", "경과", "초과", "통과", "부과", "성과", "교과", "전과", "사과", "수과", "이수과",
+    # 실: 사실 and rooms that are not offices
+    "사실", "확실", "과실", "손실", "분실", "현실", "진실", "결실", "내실", "부실", "충실", "성실", "착실",
+    "절실", "상실", "강의실", "화장실", "열람실", "실습실", "자습실", "회의실", "교실", "휴게실", "세미나실",
+    "실험실", "기숙실", "병실",
+)
+_STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원"}
+# A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
+# 교수" are the conjunction 과.
+_GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$")
+_EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat)"
+_EN_CAP = r"[A-Z][A-Za-z&'\-]*"
+_DEPT_EN = re.compile(
+    r"\b(?:(?:" + _EN_CAP + r"\s+){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+" + _EN_CAP
+    + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})?"
+    r"|(?:Office|Department|Division|Center|Centre|Bureau|School)\s+(?:of|for)\s+" + _EN_CAP
+    + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})\b"
+)
+_EN_NOT_NAME = {"The", "This", "That", "These", "Please", "Contact", "Visit", "Ask", "Our", "Your", "A", "An",
+                "Call", "Email", "See", "Under", "Per", "Each", "Every", "Any"}
+
+
+def dept_key(name: str) -> str:
+    """Comparison key of a department name: no spaces, casefolded, no leading 'the'."""
+    return re.sub(r"\s+", "", re.sub(r"^the\s+", "", name.strip(), flags=re.I)).casefold()
+
+
+def _weak_ok(name: str, text: str, end: int) -> bool:
+    if len(name) < 3 or any(name.endswith(w) for w in _WEAK_STOP_END):
+        return False
+    if name.endswith("과"):
+        return bool(_GWA_OK_NEXT.match(text, end))
+    return True
+
+
+def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
+    """Department / organisation names: Korean by suffix, English by head noun, plus `known` names."""
+    found: list[Entity] = []
+    for m in _DEPT_KO.finditer(text):
+        name = m.group(1)
+        if name in _STRONG_STOP:
+            continue
+        weak = re.search(f"(?:{_DEPT_WEAK})$", name) and not re.search(f"(?:{_DEPT_STRONG})$", name)
+        if weak and not _weak_ok(name, text, m.end()):
+            continue
+        found.append(Entity("department", name, m.start(), m.end(), dept_key(name)))
+    for m in _DEPT_EN.finditer(text):
+        s, words = m.start(), m.group(0).split()
+        while words and words[0] in _EN_NOT_NAME:
+            s = text.index(words[1], s + len(words[0])) if len(words) > 1 else m.end()
+            words = words[1:]
+        if len(words) >= 2:
+            found.append(Entity("department", text[s : m.end()], s, m.end(), dept_key(text[s : m.end()])))
+    for name in known:
+        if len(name) < 2:
+            continue
+        for m in re.finditer(re.escape(name), text):
+            if not any(f.start <= m.start() < f.end or m.start() <= f.start < m.end() for f in found):
+                found.append(Entity("department", name, m.start(), m.end(), dept_key(name)))
+    found.sort(key=lambda x: x.start)
+    return found
+
+
+# -- regulation citations --------------------------------------------------------------------------------------
+
+_REG_WORD = "규정|학칙|약관|규칙|세칙|지침|시행세칙|시행규칙|시행령|법|요강|내규|정관|준칙"
+_REG_NOT = ("방법", "불법", "용법", "문법", "편법", "기법", "해법", "어법", "화법")
+_DEICTIC = r"(?:같은|동|이|본|당|해당|관련)"
+# Words of a multi-word regulation name ("장학금 지급 규정") do not end in a particle or verb ending; this keeps
+# "휴학은 학칙 제12조" from becoming a regulation called "휴학은 학칙".
+_NAME_WORD_END = r"[가-힣](?<![은는이가을를에의로와과도서고며면다요라여해게지나만께시니야데어아든])"
+_REG_KO = (
+    r"(?P<bracket>[「『][^」』\n]{1,40}[」』])"
+    r"|(?P<deictic>" + _DEICTIC + r"\s?(?:" + _REG_WORD + r"))"
+    r"|(?P<plain>(?:[가-힣]{1,7}" + _NAME_WORD_END + r"\s){0,3}[가-힣·]*(?:" + _REG_WORD + r"))"
+)
+_ART_KO = (
+    r"제\s?(?P<art>\d+)\s?조(?:\s?의\s?(?P<sub>\d+))?"
+    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?"
+    r"(?:\([가-힣·\s]{1,20}\))?"
+)
+_CITE_KO = re.compile(r"(?:(?<![가-힣])(?:" + _REG_KO + r")\s?)?" + _ART_KO)
+_EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?[A-Z][A-Za-z'\-]*){0,6}"
+_CITE_EN = re.compile(
+    r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
+    r"\b(?:Article|Art\.)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
+    r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?:Terms|Regulations?|Policy|Rules|Agreement|"
+    r"Conditions|Bylaws))|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r")))?"
+)
+
+
+def reg_key(name: str) -> str:
+    """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded."""
+    return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold()
+
+
+def article_key(article: str) -> str:
+    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'."""
+    m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article) or re.search(r"(\d+)(?:-(\d+))?", article)
+    if not m:
+        return ""
+    return m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")
+
+
+def extract_citations(text: str) -> list[Entity]:
+    """Regulation citations as (regulation, article, paragraph, item) with how the regulation was named."""
+    out: list[Entity] = []
+    for m in _CITE_KO.finditer(text):
+        reg, ref = None, "bare"
+        s = m.start()
+        if m.group("bracket"):
+            reg, ref = m.group("bracket")[1:-1].strip(), "named"
+        elif m.group("deictic"):
+            word = m.group("deictic")
+            ref = "same" if re.match(r"(?:같은|동|해당)", word) else "this"
+            reg = word
+        elif m.group("plain"):
+            plain = m.group("plain")
+            if plain.endswith(_REG_NOT) or len(plain) < 2:
+                s = text.rfind("제", 0, m.start("art"))  # "신청 방법 제3조": not a regulation name
+            elif re.fullmatch(f"(?:{_REG_WORD})", plain):
+                reg, ref = plain, "this"  # "규정 제3조": the regulation under discussion
+            else:
+                reg, ref = plain, "named"
+        art = m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        para = int(m.group("para")) if m.group("para") else None
+        item = m.group("item")
+        surface = text[s : m.end()]
+        out.append(Entity("citation", surface, s, m.end(), _cite_norm(reg, art, para, item), regulation=reg,
+                          ref=ref, article=art, paragraph=para, item=item))
+    for m in _CITE_EN.finditer(text):
+        reg, ref = None, "bare"
+        if m.group("bracket"):
+            reg, ref = m.group("bracket")[1:-1].strip(), "named"
+        elif m.group("deictic"):
+            reg, ref = m.group("deictic"), ("same" if "same" in m.group("deictic") else "this")
+        elif m.group("named"):
+            reg, ref = m.group("named").strip("「」"), "named"
+        art = m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        para = int(m.group("para")) if m.group("para") else None
+        out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, m.group("item")),
+                          regulation=reg, ref=ref, article=art, paragraph=para, item=m.group("item")))
+    out.sort(key=lambda x: x.start)
+    return out
+
+
+def _cite_norm(reg: str | None, art: str, para: int | None, item: str | None) -> str:
+    return f"{reg_key(reg) if reg else '-'}|{art}|{para or '-'}|{item or '-'}"
+
+
+# -- numbers: amounts, dates, percentages ----------------------------------------------------------------------
+
+_AMOUNT = re.compile(
+    r"(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(?P<unit>억|천만|백만|만|천)?\s?(?P<cur>원|달러|USD|KRW)"
+    r"|(?P<sym>[$₩])\s?(?P<num2>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+)
+_DATE = re.compile(
+    r"(?:(?P<y>\d{4})\s?년\s?)?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"
+    r"|(?P<y2>\d{4})[./-]\s?(?P<m2>\d{1,2})[./-]\s?(?P<d2>\d{1,2})\.?"
+    r"|(?P<mon>January|February|March|April|May|June|July|August|September|October|November|December)\s"
+    r"(?P<d3>\d{1,2}),?(?:\s(?P<y3>\d{4}))?"
+)
+_PERCENT = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s?(?:%|퍼센트|프로|percent\b)")
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+_UNIT = {"억": 100_000_000, "천만": 10_000_000, "백만": 1_000_000, "만": 10_000, "천": 1_000, None: 1}
+
+
+def extract_numbers(text: str) -> list[Entity]:
+    """Amounts (normalised to a number and currency), dates (YYYY-MM-DD / MM-DD) and percentages."""
+    out: list[Entity] = []
+    for m in _AMOUNT.finditer(text):
+        if m.group("num"):
+            value = float(m.group("num").replace(",", "")) * _UNIT[m.group("unit")]
+            cur = "usd" if m.group("cur") in ("달러", "USD") else "krw"
+        else:
+            value = float(m.group("num2").replace(",", ""))
+            cur = "usd" if m.group("sym") == "$" else "krw"
+        shown = f"{value:.0f}" if value == int(value) else f"{value:g}"
+        out.append(Entity("amount", m.group(0), m.start(), m.end(), f"{shown}{cur}"))
+    for m in _DATE.finditer(text):
+        if m.group("m"):
+            y, mo, d = m.group("y"), int(m.group("m")), int(m.group("d"))
+        elif m.group("m2"):
+            y, mo, d = m.group("y2"), int(m.group("m2")), int(m.group("d2"))
+        else:
+            y, mo, d = m.group("y3"), _MONTHS.index(m.group("mon")) + 1, int(m.group("d3"))
+        if 1 <= mo <= 12 and 1 <= d <= 31:
+            out.append(Entity("date", m.group(0), m.start(), m.end(), f"{y + '-' if y else ''}{mo:02d}-{d:02d}"))
+    for m in _PERCENT.finditer(text):
+        out.append(Entity("percent", m.group(0), m.start(), m.end(), f"{float(m.group('num')):g}%"))
+    out.sort(key=lambda x: x.start)
+    return out
+
+
+def extract_all(text: str, known_departments: Iterable[str] = ()) -> list[Entity]:
+    """Every entity kind, ordered by position (numbers inside contacts are dropped)."""
+    contacts = extract_contacts(text)
+    spans = [(c.start, c.end) for c in contacts]
+    nums = [n for n in extract_numbers(text) if all(n.end <= a or n.start >= b for a, b in spans)]
+    ents = contacts + extract_departments(text, known_departments) + extract_citations(text) + nums
+    return sorted(ents, key=lambda x: x.start)
