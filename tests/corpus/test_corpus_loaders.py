@@ -309,3 +309,18 @@ def test_doc_ids_are_stable_and_unique(tmp_path):
     docs, failures = load_paths([root])
     assert [d.doc_id for d in docs] == ["x", "regulations/hakchik"]
     assert "duplicate doc_id 'x'" in failures[0].reason
+
+
+def test_pdf_running_headers_and_page_numbers_dropped(tmp_path):
+    pdfmetrics.registerFont(UnicodeCIDFont("HYSMyeongJo-Medium"))
+    c = canvas.Canvas(str(tmp_path / "long.pdf"))
+    for n in range(1, 4):
+        c.setFont("HYSMyeongJo-Medium", 10)
+        c.drawString(72, 800, "한빛대학교 규정집")
+        c.drawString(72, 750, f"제{n}조(조문{n}) 내용 {n}.")
+        c.drawString(280, 40, f"- {n} -")
+        c.showPage()
+    c.save()
+    d = load_one(tmp_path / "long.pdf")
+    assert d.text == "제1조(조문1) 내용 1.\n\n제2조(조문2) 내용 2.\n\n제3조(조문3) 내용 3."
+    assert [c.metadata["page"] for c in chunk_document(d)] == [1, 2, 3]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,9 @@ from pypdf.errors import PdfReadError, PyPdfError
 from geunkeo.corpus.base import Document
 from geunkeo.corpus.loaders.common import build_document
 from geunkeo.errors import IngestError
+
+_PAGE_NUMBER = re.compile(r"^(?:[-\u2013\u2014]\s*)?(?:page\s+|p\.\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,4})?"
+                          r"(?:\s*[-\u2013\u2014])?$", re.I)
 
 # pypdf logs every recoverable oddity of real-world PDFs; failures surface as IngestError instead.
 logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -32,6 +37,7 @@ class PdfLoader:
         except (PdfReadError, PyPdfError, OSError, ValueError, KeyError, TypeError) as e:
             raise IngestError(f"{path}: unreadable PDF ({type(e).__name__}: {e}); is the file complete?",
                               path=str(path)) from e
+        pages = strip_page_furniture(pages)
         page_starts, line = [], 0
         for text in pages:
             page_starts.append(line)
@@ -40,3 +46,19 @@ class PdfLoader:
         doc = build_document(path, root, text, title=str(info_title).strip() if info_title else None,
                              metadata={"format": "pdf", "pages": len(pages), "page_starts": page_starts})
         yield doc
+
+
+def strip_page_furniture(pages: list[str]) -> list[str]:
+    """Drop page numbers ("- 3 -", "3 / 10", "Page 3") and running headers/footers: a first or last line that
+    repeats on more than half of the pages (documents of three pages or more)."""
+    split = [p.split("\n") for p in pages]
+    edges = Counter(line.strip() for lines in split for line in {lines[0], lines[-1]} if line.strip())
+    repeated = {t for t, n in edges.items() if len(pages) >= 3 and n > len(pages) / 2}
+    out = []
+    for lines in split:
+        while lines and (_PAGE_NUMBER.match(lines[-1].strip()) or lines[-1].strip() in repeated):
+            lines = lines[:-1]
+        while lines and (_PAGE_NUMBER.match(lines[0].strip()) or lines[0].strip() in repeated):
+            lines = lines[1:]
+        out.append("\n".join(lines))
+    return out
