@@ -132,3 +132,22 @@ def test_chooser():
     assert choose_chunker(Document("a", "t", "그냥 글입니다."), s)[0] == "paragraphs"
     short = Document("a", "t", "제1조(목적) 가\n제2조(정의) 나", metadata={"format": "jsonl"})
     assert choose_chunker(short, s)[0] == "paragraphs"
+
+
+def test_plain_text_notice_with_numbered_titles():
+    text = ("장학금 신청 안내\n\n게시일: 2025-02-01\n\n1. 신청 기간\n2025년 3월 4일부터 3월 8일까지\n\n"
+            "2. 신청 방법\n가. 포털에서 신청합니다.\n나. 서류는 장학복지팀에 냅니다.\n\n[문의]\n장학복지팀 02-123-4567")
+    doc = Document(doc_id="notices/s", title="장학금 신청 안내", text=text, kind="notice")
+    assert choose_chunker(doc, CorpusSettings())[0] == "text-sections"
+    chunks = chunk_document(doc)
+    assert [(c.chunk_id, c.location) for c in chunks] == [
+        ("notices/s#s1", "장학금 신청 안내"),
+        ("notices/s#s2", "장학금 신청 안내 > 1. 신청 기간"),
+        ("notices/s#s3", "장학금 신청 안내 > 2. 신청 방법"),
+        ("notices/s#s4", "장학금 신청 안내 > [문의]"),
+    ]
+    assert chunks[0].text == "게시일: 2025-02-01"
+    assert chunks[2].text == "2. 신청 방법\n가. 포털에서 신청합니다.\n나. 서류는 장학복지팀에 냅니다."
+    # numbered sentences are list items, not titles
+    items = Document(doc_id="x", title="t", text="1. 신청서를 냅니다.\n내용\n2. 확인합니다.\n내용")
+    assert choose_chunker(items, CorpusSettings())[0] == "paragraphs"

@@ -15,6 +15,7 @@ REGISTRY: dict[str, ChunkFn] = {
     statute.NAME: statute.chunk,
     english.NAME: english.chunk,
     sections.MARKDOWN: sections.chunk_markdown,
+    sections.TEXT_SECTIONS: sections.chunk_text_sections,
     sections.PLAIN: sections.chunk_paragraphs,
 }
 
@@ -41,4 +42,7 @@ def choose_chunker(doc: Document, settings: CorpusSettings) -> tuple[str, str]:
     md = sections.count_headings(lines)
     if md:
         return sections.MARKDOWN, f"{md} Markdown headings"
+    titles = len(sections.text_heading_lines(lines))
+    if titles >= 2:
+        return sections.TEXT_SECTIONS, f"{titles} plain-text section titles (1. …, □ …)"
     return sections.PLAIN, "no structure found: paragraphs"

@@ -7,16 +7,50 @@ split on paragraph boundaries. Plain text is packed paragraph by paragraph into 
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from geunkeo.config import CorpusSettings
 from geunkeo.corpus.base import Chunk, Document
 from geunkeo.corpus.chunkers.common import Block, Unit, clean_line, emit, is_md_heading
 
 MARKDOWN = "markdown-sections"
+TEXT_SECTIONS = "text-sections"
 PLAIN = "paragraphs"
+
+# Plain-text section titles common in Korean notices: "1. 상담 기간", "□ 신청 방법", "[문의]" — short, on their own
+# line, not a sentence.
+_TEXT_HEADING = re.compile(r"^(?:\d{1,2}\.\s*|[□■○●◆◇▶►※]\s*)(\S.{0,38})$|^\[([^\]]{1,38})\]$")
+_SENTENCE_TAIL = re.compile(r"(?:[.:;,?!]|다|요|음|함|임)$")
 
 
 def count_headings(lines: list[str]) -> int:
     return sum(1 for line in lines if is_md_heading(line))
+
+
+def text_heading_lines(lines: list[str]) -> list[int]:
+    """Indices of plain-text section titles: a short numbered/bulleted line followed by a non-empty line."""
+    out = []
+    for i, line in enumerate(lines[:-1]):
+        s = line.strip()
+        if _TEXT_HEADING.match(s) and not _SENTENCE_TAIL.search(s) and lines[i + 1].strip():
+            out.append(i)
+    return out
+
+
+def chunk_text_sections(doc: Document, settings: CorpusSettings) -> list[Chunk]:
+    """Plain text with section titles ("1. 신청 기간"): the titles become level-2 headings, then as Markdown."""
+    lines = doc.text.split("\n")
+    for i in text_heading_lines(lines):
+        lines[i] = "## " + lines[i].strip()
+    # The title repeated as the first line is the document's own heading, not a section.
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is not None and lines[first].strip() == doc.title:
+        lines[first] = "# " + doc.title
+    chunks = chunk_markdown(replace(doc, text="\n".join(lines)), settings)
+    for c in chunks:
+        c.metadata["chunker"] = TEXT_SECTIONS
+    return chunks
 
 
 def chunk_markdown(doc: Document, settings: CorpusSettings) -> list[Chunk]:
