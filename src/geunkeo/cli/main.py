@@ -17,9 +17,13 @@ from geunkeo.cli import index_cmds  # noqa: E402
 index_cmds.register(app)
 from geunkeo.cli import corpus_cmds  # noqa: E402
 from geunkeo.cli import cache_cmds  # noqa: E402
+from geunkeo.cli import eval_cmds  # noqa: E402
+from geunkeo.cli import review_cmds  # noqa: E402
 
 corpus_cmds.register(app)
 cache_cmds.register(app)
+eval_cmds.register(app)
+review_cmds.register(app)
 
 
 def main() -> None:

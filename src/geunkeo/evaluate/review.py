@@ -209,9 +209,13 @@ class ReviewQueue:
             d["gt_update_needed"] = bool(d["gt_update_needed"])
         return d
 
-    def items(self, pending: bool | None = None, level: str | None = None) -> list[dict[str, Any]]:
-        """Queued items by priority; `pending=True` only unreviewed, False only reviewed."""
+    def items(self, pending: bool | None = None, level: str | None = None,
+              eval_id: str | None = None) -> list[dict[str, Any]]:
+        """Queued items by priority; `pending=True` only unreviewed, False only reviewed; one run or all."""
         sql, args = "SELECT * FROM review_items WHERE 1=1", []
+        if eval_id:
+            sql += " AND eval_id=?"
+            args.append(eval_id)
         if pending is not None:
             sql += " AND completed=?"
             args.append(0 if pending else 1)
@@ -232,9 +236,9 @@ class ReviewQueue:
             raise ConfigError(f"{query_id!r} is not in the review queue {self.path}; see `geunkeo review list`")
         return self._row(row)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self, eval_id: str | None = None) -> dict[str, Any]:
         """Queue status and auto-vs-human agreement (seed §7: review completion, review disagreement)."""
-        rows = self.items()
+        rows = self.items(eval_id=eval_id)
         done = [r for r in rows if r["completed"]]
         counts = {d: sum(1 for r in done if r["review_decision"] == d) for d in DECISIONS}
         by_level: dict[str, dict[str, int]] = {}

@@ -1,0 +1,101 @@
+"""Cross-lingual (CLIR) evaluation of ko/en question pairs (seed 003 §5.2).
+
+Cases sharing a `parallel_id`, one Korean and one English, form a pair. Two questions per pair:
+1. Do both versions retrieve the same documents? `same_top1` — the top-ranked document is the same;
+   `doc_overlap` — Jaccard overlap of the distinct document ids in the top k.
+2. Are the final answers' claim sets equivalent? Each answer's claims are checked against the other answer's
+   text with the project's claim-support checker (the same one faithfulness uses; multilingual embeddings plus
+   entity and polarity checks). `claim_equivalence` is the share of all claims of both answers that the other
+   answer supports; a pair is `equivalent` when every claim in both directions is supported.
+A pair missing an answer has claim fields None (counted, never scored as 0 or 1).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from geunkeo.evaluate.base import Claim
+
+# (answer_text, [(context_id, context_text)]) -> checked claims of answer_text
+ClaimChecker = Callable[[str, Sequence[tuple[str, str]]], list[Claim]]
+
+
+@dataclass
+class PairResult:
+    parallel_id: str
+    ko_id: str
+    en_id: str
+    same_top1: bool | None
+    doc_overlap: float | None
+    claim_equivalence: float | None = None
+    equivalent: bool | None = None
+    unmatched_claims: list[str] | None = None
+
+
+def find_pairs(records: Sequence[dict[str, Any]]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(parallel_id, ko record, en record) for every parallel id with exactly one case per language."""
+    groups: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        if r.get("parallel_id"):
+            groups[str(r["parallel_id"])][r.get("query_language", "")].append(r)
+    out = []
+    for pid in sorted(groups):
+        g = groups[pid]
+        if len(g.get("ko", [])) == 1 and len(g.get("en", [])) == 1:
+            out.append((pid, g["ko"][0], g["en"][0]))
+    return out
+
+
+def _doc_ranking(record: dict[str, Any]) -> list[str]:
+    docs = record.get("retrieval", {}).get("retrieved_docs", [])
+    return [d["doc_id"] for d in sorted(docs, key=lambda d: min(d.get("ranks") or [10**9]))]
+
+
+def _directional(checker: ClaimChecker, text: str, other: str, tag: str) -> tuple[int, list[str], int]:
+    claims = [c for c in checker(text, [(tag, other)]) if c.source == "answer"]
+    return sum(1 for c in claims if c.supported), [c.text for c in claims if not c.supported], len(claims)
+
+
+def compare_pair(pid: str, ko: dict[str, Any], en: dict[str, Any], checker: ClaimChecker | None) -> PairResult:
+    """Same-documents and claim-set equivalence for one pair of claim-log records."""
+    a, b = _doc_ranking(ko), _doc_ranking(en)
+    res = PairResult(pid, ko["query_id"], en["query_id"], None, None)
+    if a and b:
+        res.same_top1 = a[0] == b[0]
+        res.doc_overlap = len(set(a) & set(b)) / len(set(a) | set(b))
+    ta, tb = ko.get("response", {}).get("response_text"), en.get("response", {}).get("response_text")
+    if checker is not None and ta and tb:
+        ok_a, miss_a, n_a = _directional(checker, ta, tb, f"{en['query_id']}:answer")
+        ok_b, miss_b, n_b = _directional(checker, tb, ta, f"{ko['query_id']}:answer")
+        if n_a + n_b:
+            res.claim_equivalence = (ok_a + ok_b) / (n_a + n_b)
+            res.equivalent = not miss_a and not miss_b
+            res.unmatched_claims = miss_a + miss_b
+    return res
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def crosslingual_summary(records: Sequence[dict[str, Any]], checker: ClaimChecker | None,
+                         method: str) -> dict[str, Any]:
+    """Pair-level results and rates for the run summary (rates over the pairs where they were computable)."""
+    pairs = [compare_pair(pid, ko, en, checker) for pid, ko, en in find_pairs(records)]
+    top1 = [p.same_top1 for p in pairs if p.same_top1 is not None]
+    overlap = [p.doc_overlap for p in pairs if p.doc_overlap is not None]
+    equiv = [p for p in pairs if p.equivalent is not None]
+    return {
+        "pairs": len(pairs),
+        "same_documents_rate": _mean([float(x) for x in top1]),
+        "mean_doc_overlap": _mean(overlap),
+        "claim_set_equivalence_rate": _mean([float(p.equivalent) for p in equiv]),
+        "mean_claim_equivalence": _mean([p.claim_equivalence for p in equiv]),
+        "pairs_without_claim_comparison": len(pairs) - len(equiv),
+        "method": {"same_documents": "top-1 document id equal; overlap = Jaccard of top-k document ids",
+                   "claim_set": method if checker else "not computed (no claim checker)"},
+        "details": [asdict(p) for p in pairs],
+    }

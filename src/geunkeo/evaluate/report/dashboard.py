@@ -1,0 +1,173 @@
+"""The numbers behind the three dashboard views of seed 003 §7, computed from claim-log records.
+
+Every rate says what it counts over; a rate with an empty denominator is None ("no data"), never 0.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+# Seed §7.1 / §10 targets, shown next to the measured values.
+EXEC_TARGETS = {"p0_pass_rate": (">=", 0.70), "hallucination_rate": ("<=", 0.05),
+                "citation_missing_rate": ("<=", 0.10), "review_completion_rate": (">=", 0.90),
+                "review_agreement_rate": (">=", 0.80)}
+
+
+def _rate(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+def metric_stats(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per metric: mean/median/min/max over computable cases, counts, methods and not-computable reasons."""
+    values: dict[str, list[float]] = defaultdict(list)
+    missing: dict[str, Counter] = defaultdict(Counter)
+    methods: dict[str, Counter] = defaultdict(Counter)
+    for r in records:
+        for name, m in r.get("metrics", {}).items():
+            methods[name][m.get("method", "?")] += 1
+            if m.get("computable") and m.get("value") is not None:
+                values[name].append(float(m["value"]))
+            else:
+                missing[name][(m.get("details") or {}).get("reason", "unspecified")] += 1
+    out = {}
+    for name in sorted(set(values) | set(missing)):
+        v = values[name]
+        out[name] = {
+            "mean": statistics.fmean(v) if v else None,
+            "median": statistics.median(v) if v else None,
+            "min": min(v) if v else None,
+            "max": max(v) if v else None,
+            "computable": len(v),
+            "not_computable": sum(missing[name].values()),
+            "not_computable_reasons": dict(missing[name]),
+            "methods": dict(methods[name]),
+        }
+    return out
+
+
+def gate_stats(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per gated metric: pass / fail / not computable counts; pass_rate counts not computable as not passed."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in records:
+        for g in r.get("gates", []):
+            s = out.setdefault(g["metric"], {"priority": g["priority"], "op": g["op"], "threshold": g["threshold"],
+                                             "pass": 0, "fail": 0, "not_computable": 0})
+            s[g["status"]] += 1
+    for s in out.values():
+        s["pass_rate"] = _rate(s["pass"], s["pass"] + s["fail"] + s["not_computable"])
+    return out
+
+
+def _p0_passed(r: dict[str, Any]) -> bool:
+    return all(g["status"] == "pass" for g in r.get("gates", []) if g["priority"] == "P0")
+
+
+def pass_rates_by(records: Sequence[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+    """Share of cases passing all four P0 gates, and share flagged PASSED, grouped by a record field."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        groups[str(r.get(key) or "?")].append(r)
+    return {k: {"cases": len(v), "p0_gates_passed": _rate(sum(_p0_passed(r) for r in v), len(v)),
+                "flag_passed": _rate(sum(r["flag"]["level"] == "PASSED" for r in v), len(v))}
+            for k, v in sorted(groups.items())}
+
+
+def _claims(records):
+    for r in records:
+        for c in r.get("response", {}).get("claims", []):
+            yield r, c
+
+
+def executive(records: Sequence[dict[str, Any]], review: dict[str, Any] | None) -> dict[str, Any]:
+    n = len(records)
+    claims = list(_claims(records))
+    halluc = sum(1 for r in records if "HALLUCINATED_CLAIM_DETECTED" in r["flag"]["reasons"])
+    return {
+        "cases": n,
+        "flags": {lvl: sum(1 for r in records if r["flag"]["level"] == lvl) for lvl in ("CRITICAL", "WARNING",
+                                                                                      "PASSED")},
+        "p0_pass_rate": _rate(sum(1 for r in records if r["flag"]["level"] == "PASSED"), n),
+        "hallucination_rate": _rate(halluc, n),
+        "citation_missing_rate": _rate(sum(1 for _, c in claims if not c["citation"]["provided"]), len(claims)),
+        "review_completion_rate": (review or {}).get("completion_rate"),
+        "review_agreement_rate": (review or {}).get("agreement_rate"),
+        "claims": len(claims),
+        "targets": {k: {"op": op, "value": v} for k, (op, v) in EXEC_TARGETS.items()},
+    }
+
+
+def _claim_failure(c: dict[str, Any]) -> str | None:
+    f = c["evaluation"]["faithfulness"]
+    if f.get("supported") is False:
+        return f"unsupported: {f.get('failure_reason') or 'NO_SUPPORTING_CONTEXT'}"
+    if not c["citation"]["provided"]:
+        return "no citation"
+    if c["citation"].get("accurate") is False:
+        return "citation does not support the claim"
+    if c["evaluation"]["factual_correctness"].get("label") == "incorrect":
+        return "incorrect vs reference"
+    return None
+
+
+def _stage_of_failure(r: dict[str, Any]) -> str | None:
+    """retrieval when the context-recall gate failed; generation when recall passed but the answer did not."""
+    if r["flag"]["level"] == "PASSED":
+        return None
+    status = {g["metric"]: g["status"] for g in r.get("gates", [])}
+    if status.get("context_recall") == "fail":
+        return "retrieval"
+    gen = ("faithfulness", "citation_coverage", "factual_correctness")
+    if any(status.get(m) == "fail" for m in gen) or "HALLUCINATED_CLAIM_DETECTED" in r["flag"]["reasons"]:
+        return "generation"
+    return "other (P1 or not computable)"
+
+
+def model_debug(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    patterns = Counter(p for _, c in _claims(records) if (p := _claim_failure(c)))
+    reasons = Counter(code for r in records for code in r["flag"]["reasons"])
+    stages = Counter(s for r in records if (s := _stage_of_failure(r)))
+    by_version: dict[str, list[bool]] = defaultdict(list)
+    for r in records:
+        docs = r["retrieval"]["retrieved_docs"]
+        version = (docs[0].get("version") or "unversioned") if docs else "nothing retrieved"
+        by_version[str(version)].append(r["flag"]["level"] != "PASSED")
+    noise = [(r["query_id"], r["metrics"]["noise_sensitivity"]["value"]) for r in records
+             if r.get("metrics", {}).get("noise_sensitivity", {}).get("computable")]
+    return {
+        "claim_failure_top5": patterns.most_common(5),
+        "reason_counts": dict(reasons.most_common()),
+        "failure_stage": dict(stages),
+        "failure_rate_by_doc_version": {v: {"cases": len(x), "failure_rate": _rate(sum(x), len(x))}
+                                        for v, x in sorted(by_version.items())},
+        "noise_sensitivity_by_case": noise,
+    }
+
+
+def compliance(records: Sequence[dict[str, Any]], review: dict[str, Any] | None) -> dict[str, Any]:
+    claims = list(_claims(records))
+    high = [c for _, c in claims if "high_risk" in c["risk_tags"]]
+    removed = Counter(x["kind"] for r in records for x in r.get("removed", []))
+    return {
+        "uncited_claim_rate": _rate(sum(1 for _, c in claims if not c["citation"]["provided"]), len(claims)),
+        "high_risk_claims": len(high),
+        "high_risk_claim_failure_rate": _rate(
+            sum(1 for c in high if c["evaluation"]["faithfulness"].get("supported") is False), len(high)),
+        "review_disagreement_rate": (review or {}).get("disagreement_rate"),
+        "removed_by_filter": dict(removed),
+        "removed_total": sum(removed.values()),
+    }
+
+
+def worst_cases(records: Sequence[dict[str, Any]], n: int = 8) -> list[dict[str, Any]]:
+    """Most severe first (CRITICAL, then most reasons, then lowest faithfulness)."""
+    order = {"CRITICAL": 0, "WARNING": 1, "PASSED": 2}
+
+    def key(r):
+        faith = r["aggregate_scores"].get("faithfulness")
+        return (order[r["flag"]["level"]], -len(r["flag"]["reasons"]), faith if faith is not None else -1,
+                r["query_id"])
+
+    return [r for r in sorted(records, key=key) if r["flag"]["level"] != "PASSED"][:n]

@@ -1,0 +1,98 @@
+"""Plotly figures for the report, each returned as an HTML fragment (the plotly.js bundle is inlined once)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import plotly.graph_objects as go
+
+COLORS = {"CRITICAL": "#d64541", "WARNING": "#f39c12", "PASSED": "#27ae60", "ink": "#1f2a37", "muted": "#8a94a6",
+          "blue": "#3867d6", "grid": "#e8ecf2"}
+_CONFIG = {"displayModeBar": False, "responsive": True}
+
+
+def _layout(fig: go.Figure, height: int = 300, **kw: Any) -> go.Figure:
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=36, b=10), paper_bgcolor="white",
+                      plot_bgcolor="white", font=dict(family="Inter, 'Noto Sans KR', sans-serif", size=12,
+                                                      color=COLORS["ink"]), **kw)
+    fig.update_xaxes(gridcolor=COLORS["grid"], zeroline=False)
+    fig.update_yaxes(gridcolor=COLORS["grid"], zeroline=False)
+    return fig
+
+
+def fragment(fig: go.Figure) -> str:
+    return fig.to_html(full_html=False, include_plotlyjs=False, config=_CONFIG)
+
+
+def flag_donut(flags: dict[str, int]) -> str:
+    levels = [lvl for lvl in ("CRITICAL", "WARNING", "PASSED") if flags.get(lvl)]
+    fig = go.Figure(go.Pie(labels=levels, values=[flags[lvl] for lvl in levels], hole=0.62, sort=False,
+                           marker=dict(colors=[COLORS[lvl] for lvl in levels]), textinfo="value+percent"))
+    fig.add_annotation(text=f"<b>{sum(flags.values())}</b><br>cases", showarrow=False, font=dict(size=16))
+    return fragment(_layout(fig, 280, title="Flags", showlegend=True, legend=dict(orientation="h", y=-0.05)))
+
+
+def gate_pass_bars(gates: dict[str, dict[str, Any]]) -> str:
+    """Per gated metric: stacked pass / fail / not computable counts, P0 first."""
+    names = sorted(gates, key=lambda m: (gates[m]["priority"], m))
+    labels = [f"{gates[m]['priority']} {m} {gates[m]['op']} {gates[m]['threshold']:g}" for m in names]
+    fig = go.Figure()
+    for status, color in (("pass", COLORS["PASSED"]), ("fail", COLORS["CRITICAL"]),
+                          ("not_computable", COLORS["muted"])):
+        fig.add_bar(y=labels, x=[gates[m][status] for m in names], name=status.replace("_", " "),
+                    orientation="h", marker_color=color)
+    fig.update_yaxes(autorange="reversed")
+    return fragment(_layout(fig, 60 + 34 * len(names), title="Gate outcomes (cases)", barmode="stack",
+                            legend=dict(orientation="h", y=-0.12)))
+
+
+def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """P0 gate pass rate per language, task and complexity."""
+    fig = go.Figure()
+    x, y, text = [], [], []
+    for key, groups in by.items():
+        label = key.replace("query_language", "language")
+        for g, s in groups.items():
+            x.append(f"{label}: {g}")
+            y.append(s["p0_gates_passed"] or 0.0)
+            text.append(f"{(s['p0_gates_passed'] or 0):.0%} of {s['cases']}")
+    fig.add_bar(x=x, y=y, text=text, textposition="outside", marker_color=COLORS["blue"])
+    fig.add_hline(y=0.7, line_dash="dot", line_color=COLORS["muted"], annotation_text="target 70%")
+    fig.update_yaxes(range=[0, 1.15], tickformat=".0%")
+    return fragment(_layout(fig, 300, title="All four P0 gates passed, by group"))
+
+
+def metric_distributions(records: list[dict[str, Any]], thresholds: dict[str, float]) -> str:
+    """One strip of per-case values per metric, with its threshold marked."""
+    names = sorted({n for r in records for n, m in r.get("metrics", {}).items() if m.get("computable")})
+    fig = go.Figure()
+    for n in names:
+        vals = [(r["query_id"], r["metrics"][n]["value"]) for r in records
+                if r.get("metrics", {}).get(n, {}).get("computable") and r["metrics"][n]["value"] is not None]
+        fig.add_box(x=[v for _, v in vals], name=n, boxpoints="all", jitter=0.4, pointpos=0, orientation="h",
+                    text=[q for q, _ in vals], hovertemplate="%{text}: %{x:.3f}<extra></extra>",
+                    marker=dict(size=5, color=COLORS["blue"], opacity=0.6), line=dict(color=COLORS["ink"]),
+                    fillcolor="rgba(56,103,214,0.08)", showlegend=False)
+        if n in thresholds:
+            fig.add_scatter(x=[thresholds[n]], y=[n], mode="markers", showlegend=False,
+                            marker=dict(symbol="line-ns-open", size=22, color=COLORS["CRITICAL"], line_width=3),
+                            hovertemplate=f"{n} threshold {thresholds[n]:g}<extra></extra>")
+    fig.update_xaxes(range=[-0.02, 1.02])
+    return fragment(_layout(fig, 80 + 30 * max(1, len(names)), title="Metric distributions (red tick = gate)"))
+
+
+def empty(title: str, message: str) -> str:
+    return f'<div class="empty"><div class="etitle">{escape(title)}</div><div>{escape(message)}</div></div>'
+
+
+def hbar(pairs: list[tuple[str, float]], title: str, color: str = COLORS["CRITICAL"], fmt: str = "",
+         if_empty: str = "no data") -> str:
+    if not pairs:
+        return empty(title, if_empty)
+    labels = [p[0] for p in pairs]
+    values = [p[1] for p in pairs]
+    fig = go.Figure(go.Bar(y=labels, x=values, orientation="h", marker_color=color, text=values,
+                           texttemplate=f"%{{x{fmt}}}", textposition="outside"))
+    fig.update_yaxes(autorange="reversed")
+    return fragment(_layout(fig, 70 + 32 * len(labels), title=title))

@@ -1,0 +1,230 @@
+"""Evaluation runs: for each case search → answer → metrics → flag, then the review queue and the report.
+
+A run directory holds:
+- cases.jsonl   one claim-level log record per case (seed §6.1 schema, see claim_log.py)
+- flags.jsonl   one flag state record per case (seed §3.1.2)
+- summary.json  aggregates: every metric with its methods and not-computable counts, gate pass rates, the §7
+                dashboard numbers, cross-lingual pair results, timings and the review queue status
+- review.db     the review queue (SQLite, WAL)
+- report.html   the offline HTML report
+
+One index (so one embedder and one searcher) serves every case: opening it is the slow part.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from geunkeo.answer.base import Answer
+from geunkeo.config import Settings
+from geunkeo.errors import ConfigError
+from geunkeo.evaluate.base import Claim, MetricResult, QACase
+from geunkeo.evaluate.claim_log import build_case_log
+from geunkeo.evaluate.crosslingual import ClaimChecker, crosslingual_summary
+from geunkeo.evaluate.datasets import load_cases
+from geunkeo.evaluate.gates import FlagOutcome, assign_flag, flag_record, load_profile
+from geunkeo.evaluate.report import dashboard
+from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
+from geunkeo.retrieve.base import Hit
+from geunkeo.trace import Trace
+
+
+@dataclass
+class EvalPipeline:
+    """The system under evaluation, as three calls (plus an optional claim checker for CLIR)."""
+
+    search: Callable[[str], tuple[list[Hit], Trace]]
+    answer: Callable[[QACase, list[Hit]], Answer | None]
+    metrics: Callable[[QACase, Answer | None, list[Hit]], dict[str, MetricResult]]
+    check_claims: ClaimChecker | None = None
+    describe: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunSummary:
+    run_dir: Path
+    eval_id: str
+    cases: int
+    flags: dict[str, int]
+    seconds: float
+    summary: dict[str, Any]
+
+    @property
+    def report_path(self) -> Path:
+        return self.run_dir / "report.html"
+
+
+def claims_of(metrics: dict[str, MetricResult], answer: Answer | None,
+              check_claims: ClaimChecker | None) -> list[Claim]:
+    """The answer's checked claims: from the faithfulness metric's details, else checked here."""
+    faith = metrics.get("faithfulness")
+    raw = (faith.details.get("claims") if faith is not None else None) or []
+    claims = [c if isinstance(c, Claim) else Claim(**c) for c in raw if isinstance(c, Claim | dict)]
+    if claims or answer is None or not answer.text.strip() or check_claims is None:
+        return claims
+    return check_claims(answer.text, [(h.chunk_id, h.chunk.text) for h in answer.contexts])
+
+
+def default_pipeline(index_dir: str | Path, settings: Settings, llm: str | None = None) -> EvalPipeline:
+    """The real pipeline: the index's searcher, the answer stage and the metric layer (one embedder)."""
+    import geunkeo
+    from geunkeo.answer import ask
+    from geunkeo.evaluate.metrics import compute_case_metrics, extract_and_check_claims
+
+    if llm:
+        settings = settings.model_copy(deep=True)
+        settings.llm.provider = llm
+    idx = geunkeo.open_index(index_dir, settings)
+    embedder = idx.embedder
+    judge = idx.llm() if llm else None
+
+    def search(query: str) -> tuple[list[Hit], Trace]:
+        res = idx.search(query, k=10)
+        return res.hits, res.trace
+
+    def answer(case: QACase, hits: list[Hit]) -> Answer | None:
+        return ask(case.query, hits=hits, settings=settings, llm=judge, lang=case.lang)
+
+    def metrics(case: QACase, ans: Answer | None, hits: list[Hit]) -> dict[str, MetricResult]:
+        return compute_case_metrics(case, ans, hits, settings, embedder=embedder, judge=judge)
+
+    def check(text: str, contexts: Sequence[tuple[str, str]]) -> list[Claim]:
+        return extract_and_check_claims(text, list(contexts), embedder=embedder)
+
+    return EvalPipeline(search, answer, metrics, check, {
+        "index": str(index_dir), "embedder": getattr(embedder, "version", "?"), "llm": llm or "none",
+        "answerer": "llm" if llm else "extractive", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)})
+
+
+def _eval_id(now: datetime) -> str:
+    return f"eval_{now:%Y%m%d_%H%M%S}"
+
+
+def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Settings, out_dir: str | Path,
+                   dataset: str = "", eval_id: str | None = None,
+                   progress: Callable[[int, int, str], None] | None = None) -> RunSummary:
+    """Run every case through the pipeline, flag it, fill the review queue and write the run directory."""
+    es = settings.evaluate
+    profile = load_profile(es.profile)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    t_start = time.perf_counter()
+    now = datetime.now(UTC).replace(microsecond=0)
+    eval_id = eval_id or _eval_id(now)
+    stamp = now.isoformat().replace("+00:00", "Z")
+
+    rows: list[tuple[QACase, list[Hit], Answer | None, dict[str, MetricResult], list[Claim], FlagOutcome,
+                     dict[str, float]]] = []
+    for i, case in enumerate(cases, 1):
+        t = {}
+        t0 = time.perf_counter()
+        hits, _trace = pipeline.search(case.query)
+        t["search"] = (time.perf_counter() - t0) * 1000
+        t0 = time.perf_counter()
+        ans = pipeline.answer(case, hits)
+        t["answer"] = (time.perf_counter() - t0) * 1000
+        t0 = time.perf_counter()
+        metrics = pipeline.metrics(case, ans, hits)
+        claims = claims_of(metrics, ans, pipeline.check_claims)
+        t["metrics"] = (time.perf_counter() - t0) * 1000
+        rows.append((case, hits, ans, metrics, claims, assign_flag(metrics, claims, profile), t))
+        if progress:
+            progress(i, len(cases), case.id)
+
+    selection = select_for_review(
+        [Candidate(c.id, o.flag.level, o.full_review, c.lang, c.task, c.complexity) for c, *_, o, _t in rows],
+        es.review_warning_rate, es.review_passed_rate, es.review_seed)
+    records, flags = [], []
+    with ReviewQueue(out / "review.db") as queue:
+        for case, hits, ans, metrics, claims, outcome, t in rows:
+            status = None
+            if case.id in selection:
+                status = queue.enqueue(
+                    eval_id, case.id, selection[case.id], outcome.flag.level, outcome.flag.reason_codes, case,
+                    {"answer": ans.text if ans else None, "hallucinated_claims": outcome.hallucinated_claims,
+                     "notes": outcome.flag.notes}, deadline_days=es.review_deadline_days)
+            rec_flag = flag_record(eval_id, case.id, stamp, outcome, status)
+            flags.append(rec_flag)
+            records.append(build_case_log(eval_id, stamp, case, hits, ans, metrics, claims, outcome,
+                                          rec_flag["review_status"], t))
+        # a reused run directory keeps earlier runs' reviews; this run's report shows this run's queue
+        review = queue.stats(eval_id)
+        queue_items = queue.items(eval_id=eval_id)
+
+    clir_method = "claim-support checker (answer claims vs the other language's answer)"
+    summary = summarize(records, review, crosslingual_summary(records, pipeline.check_claims, clir_method))
+    summary.update({
+        "eval_id": eval_id, "timestamp": stamp, "dataset": dataset, "profile": profile.name,
+        "gates_profile": {m: {"op": r.op, "threshold": r.threshold, "level": r.level} for m, r in profile.p0.items()},
+        "pipeline": pipeline.describe,
+        "review_sampling": {"warning_rate": es.review_warning_rate, "passed_rate": es.review_passed_rate,
+                            "seed": es.review_seed},
+    })
+    summary["seconds"] = round(time.perf_counter() - t_start, 2)
+    _write_jsonl(out / "cases.jsonl", records)
+    _write_jsonl(out / "flags.jsonl", flags)
+    (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str),
+                                      encoding="utf-8")
+    from geunkeo.evaluate.report.html import write_report
+
+    write_report(out, summary, records, queue_items=queue_items)
+    summary["seconds_with_report"] = round(time.perf_counter() - t_start, 2)
+    (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str),
+                                      encoding="utf-8")
+    return RunSummary(out, eval_id, len(records), summary["executive"]["flags"], summary["seconds"], summary)
+
+
+def summarize(records: Sequence[dict[str, Any]], review: dict[str, Any], clir: dict[str, Any]) -> dict[str, Any]:
+    """The aggregate part of summary.json (see dashboard.py for each number's definition)."""
+    timings: dict[str, list[float]] = {}
+    for r in records:
+        for k, v in r.get("timings_ms", {}).items():
+            timings.setdefault(k, []).append(v)
+    return {
+        "cases": len(records),
+        "metrics": dashboard.metric_stats(records),
+        "gates": dashboard.gate_stats(records),
+        "pass_rates_by": {k: dashboard.pass_rates_by(records, k) for k in ("query_language", "task",
+                                                                            "complexity")},
+        "executive": dashboard.executive(records, review),
+        "model_debug": dashboard.model_debug(records),
+        "compliance": dashboard.compliance(records, review),
+        "review_queue": review,
+        "crosslingual": clir,
+        "timings_ms": {k: {"total": round(sum(v), 1), "mean": round(sum(v) / len(v), 1)} for k, v in timings.items()},
+    }
+
+
+def _write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    with path.open("w", encoding="utf-8") as fh:
+        for r in rows:
+            fh.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
+
+
+def run_evaluation(dataset_path: str | Path, index_dir: str | Path, out_dir: str | Path,
+                   settings: Settings | None = None, llm: str | None = None,
+                   progress: Callable[[int, int, str], None] | None = None) -> RunSummary:
+    """Evaluate a JSONL QA dataset against an index; the demo hook (`make demo`) and `geunkeo eval` call this."""
+    settings = settings or Settings()
+    cases = load_cases(dataset_path)
+    if not Path(index_dir).is_dir():
+        raise ConfigError(f"index {index_dir} not found; build one with `geunkeo index PATH --out DIR`")
+    pipeline = default_pipeline(index_dir, settings, llm=llm)
+    return evaluate_cases(cases, pipeline, settings, out_dir, dataset=str(dataset_path), progress=progress)
+
+
+def load_run(run_dir: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """summary.json and the case records of a finished run."""
+    d = Path(run_dir)
+    if not (d / "summary.json").is_file() or not (d / "cases.jsonl").is_file():
+        raise ConfigError(f"{d} is not an evaluation run directory (summary.json / cases.jsonl missing)")
+    summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+    with (d / "cases.jsonl").open(encoding="utf-8") as fh:
+        records = [json.loads(x) for x in fh if x.strip()]
+    return summary, records
