@@ -80,6 +80,7 @@ def build_index(
     timings["load"] = time.perf_counter() - t
 
     embedder = get_embedder(settings)
+    hits0, misses0 = getattr(embedder, "hits", 0), getattr(embedder, "misses", 0)
     analyzer = get_analyzer()
     old: Manifest | None = None
     store = None
@@ -143,8 +144,8 @@ def build_index(
     report.added_or_updated = [d.doc_id for d in todo]
     report.seconds = time.perf_counter() - t0
     report.timings = timings
-    report.embed_cache_hits = getattr(embedder, "hits", 0)
-    report.embed_cache_misses = getattr(embedder, "misses", 0)
+    report.embed_cache_hits = getattr(embedder, "hits", 0) - hits0
+    report.embed_cache_misses = getattr(embedder, "misses", 0) - misses0
     return report
 
 
