@@ -75,12 +75,18 @@ def _claim_entry(claim: Claim, answer: Answer | None, case: QACase,
         "claim_id": claim.claim_id,
         "claim_text": claim.text,
         "evaluation": {"faithfulness": faith,
-                       "factual_correctness": factual.get(claim.claim_id, {"label": None,
-                                                                           "method": "not evaluated per claim"})},
+                       "factual_correctness": _claim_factual(claim, factual)},
         "citation": citation,
         "risk_tags": claim_risk_tags(claim.text, claim.supported, case.risk_tags),
         "checks": claim.checks,
     }
+
+
+def _claim_factual(claim: Claim, by_id: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    own = claim.checks.get("factual_correctness")
+    if isinstance(own, dict) and "label" in own:
+        return {**by_id.get(claim.claim_id, {}), **own}
+    return by_id.get(claim.claim_id, {"label": None, "method": "not evaluated per claim"})
 
 
 def _factual_labels(metrics: dict[str, MetricResult]) -> dict[str, dict[str, Any]]:

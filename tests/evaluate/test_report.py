@@ -1,0 +1,77 @@
+"""The HTML report: three views, inline plotly, no external URLs, escaped text; and run comparison."""
+
+from __future__ import annotations
+
+import re
+
+from plotly.offline import get_plotlyjs
+
+from geunkeo.answer.base import Answer, AnswerSentence, Citation
+from geunkeo.config import Settings
+from geunkeo.corpus.base import Chunk
+from geunkeo.evaluate.base import Claim, MetricResult, QACase
+from geunkeo.evaluate.report.compare import compare_runs
+from geunkeo.evaluate.runner import EvalPipeline, evaluate_cases
+
+CHUNK = Chunk("policy#제5조", "policy", "약관", "임플란트는 보장하지 않는다.", "약관 제5조(면책)")
+
+
+def _pipeline(faith: float):
+    from geunkeo.retrieve.base import Hit
+    from geunkeo.trace import Trace
+
+    def search(q):
+        return [Hit(CHUNK, 1.0)], Trace()
+
+    def answer(case, hits):
+        return Answer(case.query, "임플란트는 50% 보장된다. [1]", "ko",
+                      [AnswerSentence("임플란트는 50% 보장된다.", [Citation(1, CHUNK.chunk_id, CHUNK.location)])],
+                      contexts=hits)
+
+    def metrics(case, ans, hits):
+        claim = Claim("c1", "임플란트는 50% 보장된다", supported=faith >= 0.9, support_score=faith,
+                      checks={"citations": [1], "support": {"failure_reason": "POLARITY_MISMATCH"}})
+        return {"context_recall": MetricResult("context_recall", 1.0, "m"),
+                "faithfulness": MetricResult("faithfulness", faith, "m", details={"claims": [claim]}),
+                "factual_correctness": MetricResult("factual_correctness", 0.9, "m"),
+                "citation_coverage": MetricResult("citation_coverage", 1.0, "m")}
+
+    return EvalPipeline(search, answer, metrics)
+
+
+CASES = [QACase("q<1>", "임플란트 <script>alert(1)</script> 보장?", reference_answer="보장하지 않는다"),
+         QACase("q2", "치과 치료 보장?", reference_answer="보장하지 않는다")]
+
+
+def test_report_has_three_views_and_is_offline(tmp_path):
+    run = evaluate_cases(CASES, _pipeline(0.1), Settings(), tmp_path / "r", eval_id="eval_a")
+    html = run.report_path.read_text(encoding="utf-8")
+    for view in ('id="executive"', 'id="debug"', 'id="compliance"', "Executive view", "Model debug view",
+                 "Compliance view"):
+        assert view in html
+    assert get_plotlyjs()[:500] in html  # plotly.js inlined, not fetched
+    # outside the plotly bundle (whose own strings mention its website), nothing points off the page
+    ours = html.replace(get_plotlyjs(), "")
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", ours, re.I)
+    assert not re.search(r"https?://", ours)
+    assert "<link" not in html and "<script src" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert(1)" not in html
+    assert "POLARITY_MISMATCH" in html and "임플란트는 50% 보장된다" in html  # the worst case's claim and why
+    assert "HALLUCINATED_CLAIM_DETECTED" in html
+    # no review yet: disagreement rate is "n/a", never 0
+    assert re.search(r"Review disagreement</div><div class=\"value\">n/a", html)
+
+
+def test_compare_runs(tmp_path):
+    evaluate_cases(CASES, _pipeline(0.1), Settings(), tmp_path / "a", eval_id="eval_a")
+    evaluate_cases(CASES, _pipeline(0.95), Settings(), tmp_path / "b", eval_id="eval_b")
+    d = compare_runs(tmp_path / "a", tmp_path / "b")
+    assert abs(d["metrics"]["faithfulness"]["delta"] - 0.85) < 1e-9
+    assert d["flags"]["CRITICAL"] == {"a": 2, "b": 0, "delta": -2}
+    assert d["flags"]["PASSED"] == {"a": 0, "b": 2, "delta": 2}
+    assert d["better"] == 2 and d["worse"] == 0
+    change = d["flag_changes"][0]
+    assert change["query_id"] == "q2" and change["from"] == "CRITICAL" and change["to"] == "PASSED"
+    assert change["reasons_removed"] == ["P0-2_FAITHFULNESS_BELOW_THRESHOLD", "HALLUCINATED_CLAIM_DETECTED",
+                                         "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"]
+    assert d["gates"]["faithfulness"] == {"a": 0.0, "b": 1.0, "delta": 1.0}
