@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-import time
+from collections import Counter
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from geunkeo.cli.common import user_errors
 from geunkeo.config import load_settings
-from geunkeo.corpus import chunk_document, load_paths
+from geunkeo.corpus import CHUNKERS, chunk_document, chunk_documents, load_paths
+from geunkeo.errors import IngestError
 from geunkeo.trace import Trace
 
 corpus_app = typer.Typer(help="Load and chunk documents without indexing them.", no_args_is_help=True)
@@ -26,38 +29,34 @@ def inspect(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
 ) -> None:
     """Per document: format, language, version/date, chosen chunker, chunk count; failures with reasons; timing."""
-    settings = load_settings().corpus
-    trace = Trace()
-    t0 = time.perf_counter()
-    docs, failures = load_paths(paths, trace)
-    t1 = time.perf_counter()
-    rows = []
-    total = 0
-    for doc in docs:
-        chunks = chunk_document(doc, settings, trace)
-        total += len(chunks)
-        chosen = trace.decisions[-1]
-        rows.append({"doc_id": doc.doc_id, "title": doc.title, "kind": doc.kind, "lang": doc.lang,
-                     "format": doc.metadata.get("format"), "version": doc.version, "date": doc.date,
-                     "chars": len(doc.text), "chunker": chosen["chunker"], "chunks": len(chunks)})
-    t2 = time.perf_counter()
-    timing = {"load_s": round(t1 - t0, 3), "chunk_s": round(t2 - t1, 3)}
+    with user_errors():
+        settings = load_settings().corpus
+        trace = Trace()
+        docs, failures = load_paths(paths, trace)
+        chunks = chunk_documents(docs, settings, trace)
+    per_doc = Counter(c.doc_id for c in chunks)
+    chosen = {d["doc_id"]: d["chunker"] for d in trace.decisions if d.get("decision") == "chunker"}
+    rows = [{"doc_id": doc.doc_id, "title": doc.title, "kind": doc.kind, "lang": doc.lang,
+             "format": doc.metadata.get("format"), "version": doc.version, "date": doc.date,
+             "chars": len(doc.text), "chunker": chosen.get(doc.doc_id), "chunks": per_doc[doc.doc_id]}
+            for doc in docs]
+    timing = {"load_ms": round(trace.timing("corpus.load"), 1), "chunk_ms": round(trace.timing("corpus.chunk"), 1)}
     if as_json:
-        typer.echo(json.dumps({"documents": rows, "chunks": total,
+        typer.echo(json.dumps({"documents": rows, "chunks": len(chunks),
                                "failures": [f.__dict__ for f in failures], "timing": timing},
                               ensure_ascii=False, indent=2))
         return
     console = Console()
-    table = Table(title=f"{len(docs)} documents, {total} chunks")
-    for col in ("doc_id", "title", "kind", "lang", "format", "version", "chunker", "chunks"):
+    cols = ("doc_id", "title", "kind", "lang", "format", "version", "chunker", "chunks")
+    table = Table(title=f"{len(docs)} documents, {len(chunks)} chunks")
+    for col in cols:
         table.add_column(col)
     for r in rows:
-        table.add_row(*(str(r[c] if r[c] is not None else "") for c in
-                        ("doc_id", "title", "kind", "lang", "format", "version", "chunker", "chunks")))
+        table.add_row(*(escape(str(r[c])) if r[c] is not None else "" for c in cols))
     console.print(table)
     for f in failures:
-        console.print(f"[red]failed[/red] {f.path}: {f.reason}")
-    console.print(f"load {timing['load_s']} s, chunk {timing['chunk_s']} s")
+        console.print(f"[red]failed[/red] {escape(f.path)}: {escape(f.reason)}", highlight=False)
+    console.print(f"load {timing['load_ms']} ms, chunk {timing['chunk_ms']} ms")
 
 
 @corpus_app.command("chunks")
@@ -65,21 +64,25 @@ def chunks(
     paths: list[str] = typer.Argument(..., help="Files or folders (recursive)"),
     doc: str | None = typer.Option(None, "--doc", help="Only this doc_id"),
     show_text: bool = typer.Option(False, "--text", help="Print each chunk's text too"),
+    chunker: str | None = typer.Option(None, "--chunker", help=f"Force a chunker: {', '.join(CHUNKERS)}"),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per chunk (JSON Lines)"),
 ) -> None:
     """List chunks: chunk_id, location, path, size (and text with --text)."""
-    settings = load_settings().corpus
-    docs, failures = load_paths(paths)
+    with user_errors():
+        settings = load_settings().corpus
+        docs, failures = load_paths(paths)
+        selected = [d for d in docs if not doc or d.doc_id == doc]
+        if doc and not selected:
+            raise IngestError(f"no document with doc_id {doc!r}; run `geunkeo corpus inspect` to list them")
+        per_doc = [(d, chunk_document(d, settings, chunker=chunker)) for d in selected]
     console = Console()
-    for d in docs:
-        if doc and d.doc_id != doc:
-            continue
-        for c in chunk_document(d, settings):
+    for _, doc_chunks in per_doc:
+        for c in doc_chunks:
             if as_json:
                 typer.echo(json.dumps(c.to_dict(), ensure_ascii=False))
                 continue
-            console.print(f"[bold]{c.chunk_id}[/bold]  {c.location}  [dim]{' / '.join(c.path)}  "
-                          f"{len(c.text)} chars[/dim]", highlight=False)
+            console.print(f"[bold]{escape(c.chunk_id)}[/bold]  {escape(c.location)}  "
+                          f"[dim]{escape(' / '.join(c.path))}  {len(c.text)} chars[/dim]", highlight=False)
             if show_text:
                 console.print(c.text, markup=False, highlight=False)
                 console.print()

@@ -13,7 +13,7 @@ from geunkeo.corpus.chunkers import REGISTRY as CHUNKERS
 from geunkeo.corpus.chunkers import choose_chunker, get_chunker
 from geunkeo.corpus.loaders import REGISTRY as LOADERS
 from geunkeo.corpus.loaders import load_file
-from geunkeo.errors import GeunkeoError, IngestError
+from geunkeo.errors import ConfigError, GeunkeoError
 from geunkeo.trace import Trace
 
 __all__ = [
@@ -89,14 +89,15 @@ def chunk_document(doc: Document, settings: CorpusSettings | None = None, trace:
     """Structure-aware chunks of one document; the chunker is chosen by content unless `chunker` names one."""
     settings = settings or CorpusSettings()
     if settings.max_chunk_chars < 100:
-        raise IngestError(f"corpus.max_chunk_chars must be at least 100 (got {settings.max_chunk_chars})")
+        raise ConfigError(f"corpus.max_chunk_chars must be at least 100 (got {settings.max_chunk_chars}); "
+                          "raise it in geunkeo.toml [corpus] or GEUNKEO_CORPUS__MAX_CHUNK_CHARS")
     if chunker is None:
         chunker, reason = choose_chunker(doc, settings)
     else:
         reason = "requested"
     if trace is not None:
         trace.decide("corpus", "chunker", doc_id=doc.doc_id, chunker=chunker, reason=reason)
-    chunks = get_chunker(chunker)(doc, settings)
+    chunks = get_chunker(chunker, settings).chunk(doc)
     _add_pages(doc, chunks)
     return chunks
 

@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from geunkeo.config import CorpusSettings
-from geunkeo.corpus.base import Chunk, Document
+from geunkeo.corpus.base import Chunker, Document
 from geunkeo.corpus.chunkers import english, sections, statute
 from geunkeo.errors import ConfigError
 
-ChunkFn = Callable[[Document, CorpusSettings], list[Chunk]]
-
-REGISTRY: dict[str, ChunkFn] = {
-    statute.NAME: statute.chunk,
-    english.NAME: english.chunk,
-    sections.MARKDOWN: sections.chunk_markdown,
-    sections.TEXT_SECTIONS: sections.chunk_text_sections,
-    sections.PLAIN: sections.chunk_paragraphs,
+# name -> chunker class; each is built with the CorpusSettings and implements `corpus.base.Chunker`.
+REGISTRY: dict[str, type] = {
+    statute.NAME: statute.StatuteChunker,
+    english.NAME: english.EnglishRulesChunker,
+    sections.MARKDOWN: sections.MarkdownChunker,
+    sections.TEXT_SECTIONS: sections.TextSectionsChunker,
+    sections.PLAIN: sections.ParagraphChunker,
 }
 
 
-def get_chunker(name: str) -> ChunkFn:
+def get_chunker(name: str, settings: CorpusSettings | None = None) -> Chunker:
+    """The chunker registered under `name`, configured with `settings`."""
     try:
-        return REGISTRY[name]
+        return REGISTRY[name](settings)
     except KeyError:
         raise ConfigError(f"unknown chunker {name!r}; choose one of: {', '.join(REGISTRY)}") from None
 

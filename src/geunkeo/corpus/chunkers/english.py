@@ -137,13 +137,20 @@ class _Parser:
             self.current.blocks[-1].lines.append(line)
 
 
-def chunk(doc: Document, settings: CorpusSettings) -> list[Chunk]:
+class EnglishRulesChunker:
     """Chunks of an English rulebook or policy wording."""
-    parser = _Parser(doc)
-    for i, raw in enumerate(doc.text.split("\n")):
-        parser.feed(i, raw)
-    parser.close()
-    # Title-only numbered headings ("1.1 Application") carry no text of their own; they live on in `path`.
-    units = [u for u in parser.units
-             if not (u.article and u.article[0].isdigit() and u.article_title and len(u.text().split("\n")) == 1)]
-    return emit(doc, units, settings, NAME, paragraph_range)
+
+    name = NAME
+
+    def __init__(self, settings: CorpusSettings | None = None) -> None:
+        self.settings = settings or CorpusSettings()
+
+    def chunk(self, doc: Document) -> list[Chunk]:
+        parser = _Parser(doc)
+        for i, raw in enumerate(doc.text.split("\n")):
+            parser.feed(i, raw)
+        parser.close()
+        # Title-only numbered headings ("1.1 Application") carry no text of their own; they live on in `path`.
+        units = [u for u in parser.units
+                 if not (u.article and u.article[0].isdigit() and u.article_title and len(u.text().split("\n")) == 1)]
+        return emit(doc, units, self.settings, NAME, paragraph_range)

@@ -121,3 +121,37 @@ def chunk_paragraphs(doc: Document, settings: CorpusSettings) -> list[Chunk]:
         if len(chunks) > 1:
             c.location = f"{doc.title} [{n}/{len(chunks)}]"
     return chunks
+
+
+class _SettingsChunker:
+    name = ""
+
+    def __init__(self, settings: CorpusSettings | None = None) -> None:
+        self.settings = settings or CorpusSettings()
+
+
+class MarkdownChunker(_SettingsChunker):
+    """One chunk per Markdown section."""
+
+    name = MARKDOWN
+
+    def chunk(self, doc: Document) -> list[Chunk]:
+        return chunk_markdown(doc, self.settings)
+
+
+class TextSectionsChunker(_SettingsChunker):
+    """Plain text whose sections have titles like "1. 신청 기간"."""
+
+    name = TEXT_SECTIONS
+
+    def chunk(self, doc: Document) -> list[Chunk]:
+        return chunk_text_sections(doc, self.settings)
+
+
+class ParagraphChunker(_SettingsChunker):
+    """Plain text packed paragraph by paragraph."""
+
+    name = PLAIN
+
+    def chunk(self, doc: Document) -> list[Chunk]:
+        return chunk_paragraphs(doc, self.settings)

@@ -166,10 +166,17 @@ class _Parser:
             self.current.extra[key] = self.current.extra.get(key, 0) + 1
 
 
-def chunk(doc: Document, settings: CorpusSettings) -> list[Chunk]:
+class StatuteChunker:
     """Chunks of a Korean statute-style document (학칙, 규정, 약관)."""
-    parser = _Parser(doc)
-    for i, raw in enumerate(doc.text.split("\n")):
-        parser.feed(i, raw)
-    parser.close()
-    return emit(doc, parser.units, settings, NAME, korean_paragraphs)
+
+    name = NAME
+
+    def __init__(self, settings: CorpusSettings | None = None) -> None:
+        self.settings = settings or CorpusSettings()
+
+    def chunk(self, doc: Document) -> list[Chunk]:
+        parser = _Parser(doc)
+        for i, raw in enumerate(doc.text.split("\n")):
+            parser.feed(i, raw)
+        parser.close()
+        return emit(doc, parser.units, self.settings, NAME, korean_paragraphs)
