@@ -47,6 +47,11 @@ class QuerySettings(BaseModel):
     user_mappings: str | None = None
     user_synonyms: str | None = None
     pending_queue: str | None = None
+    morph_mode: Literal["noun", "full"] = "full"  # MorphologicalExpander mode (query/morph.py)
+    rewrite_weight: float = 0.7  # BM25 weight of terms only the formal rewrite adds
+    morph_weight: float = 0.5  # BM25 weight of morphological variants
+    synonym_weight: float = 0.6  # BM25 weight of synonym/abbreviation expansions
+    max_expansions: int = 12  # cap on expansion terms per query (keeps noise and latency down)
     # LLM-powered stages (off unless an LLM is configured and the stage is switched on)
     multi_query: bool = False
     hyde: Literal["off", "content", "title", "combined"] = "off"

@@ -1,0 +1,21 @@
+"""Where the query stage keeps user files: `$GEUNKEO_HOME` (default `~/.geunkeo`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def geunkeo_home() -> Path:
+    """The per-user data directory; set GEUNKEO_HOME to move it (tests and CI do)."""
+    return Path(os.environ.get("GEUNKEO_HOME") or Path.home() / ".geunkeo")
+
+
+def user_mappings_path(configured: str | None) -> Path:
+    """The user's colloquial mapping file (QuerySettings.user_mappings, else <home>/colloquial_mappings.json)."""
+    return Path(configured).expanduser() if configured else geunkeo_home() / "colloquial_mappings.json"
+
+
+def pending_queue_path(configured: str | None) -> Path:
+    """The pending-patterns queue (QuerySettings.pending_queue, else <home>/pending_patterns.jsonl)."""
+    return Path(configured).expanduser() if configured else geunkeo_home() / "pending_patterns.jsonl"

@@ -1,0 +1,165 @@
+"""The one query pipeline: a raw query in, a `QueryPlan` out, every stage timed and explained in the trace.
+
+Stages: validate → formality → colloquial rewrite → terms (the user's own words weigh 1.0, the rewrite's new
+terms `rewrite_weight`) → morphological variants (`morph_weight`) → synonyms (`synonym_weight`) → hybrid
+weights. Each expansion goes through the shared analyzer, so BM25 only ever sees terms in the index's
+vocabulary. The dense side sees the user's words first and the formal rewrite second.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from geunkeo.config import Settings
+from geunkeo.errors import ConfigError, QueryError
+from geunkeo.query.base import QueryPlan
+from geunkeo.query.colloquial import ColloquialTransformer, TransformResult
+from geunkeo.query.formality import FormalityDetector
+from geunkeo.query.morph import MorphologicalExpander
+from geunkeo.query.morphs import analyzer_terms
+from geunkeo.query.synonyms import SynonymExpander
+from geunkeo.query.weights import HybridWeightOptimizer
+from geunkeo.text.patterns import detect_lang
+
+TOGGLES = ("colloquial", "morph_expansion", "synonyms", "formality_weights")
+OVERRIDES = (*TOGGLES, "dense_weight", "fusion", "mode")
+_MODES = ("bm25", "dense", "hybrid")
+_CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\ufeff]")
+
+
+class QueryPipeline:
+    """Builds `QueryPlan`s; one instance per index/process (stages cache their work)."""
+
+    def __init__(self, settings: Settings | None = None, tuned: dict | None = None):
+        self.settings = settings or Settings()
+        qs = self.settings.query
+        self.detector = FormalityDetector()
+        self.transformer = ColloquialTransformer.from_settings(qs)
+        self.transformer.detector = self.detector
+        self.expander = MorphologicalExpander(qs.morph_mode)
+        self._synonyms: SynonymExpander | None = None  # built on first use: it analyses every group member
+        self.weights = HybridWeightOptimizer(self.settings.retrieve, tuned)
+
+    @property
+    def synonyms(self) -> SynonymExpander:
+        if self._synonyms is None:
+            self._synonyms = SynonymExpander(self.settings.query.user_synonyms)
+        return self._synonyms
+
+    def plan(self, query: str, trace=None, **overrides) -> QueryPlan:
+        """The plan for one query. `overrides` flips stage toggles or sets dense_weight / fusion / mode per call."""
+        bad = sorted(set(overrides) - set(OVERRIDES))
+        if bad:
+            raise ConfigError(f"unknown query override(s) {bad}; allowed: {', '.join(OVERRIDES)}")
+        qs = self.settings.query
+        on = {t: bool(overrides.get(t, getattr(qs, t))) for t in TOGGLES}
+        plan = QueryPlan(original=query if isinstance(query, str) else repr(query), text="", rewritten="")
+        if trace is not None:
+            plan.trace = trace
+        tr = plan.trace
+
+        with tr.stage("query.validate") as rec:
+            text = self._validate(query, tr)
+            plan.text = text
+            plan.lang = detect_lang(text)
+            rec.info.update(chars=len(text), lang=plan.lang)
+
+        with tr.stage("query.formality") as rec:
+            form = self.detector.detect(text)
+            plan.formality, plan.formality_score = form.label, form.score
+            rec.info.update(label=form.label, score=form.score, ending=form.ending)
+            tr.decide("query.formality", form.label, score=form.score, evidence=form.evidence)
+
+        with tr.stage("query.transform") as rec:
+            if on["colloquial"]:
+                res = self.transformer.transform(text, form)
+            else:
+                res = TransformResult(text, text, formality=form.label, reason="stage off")
+            plan.rewritten = res.transformed
+            rec.info.update(changed=res.changed, patterns=[p.pattern for p in res.patterns], reason=res.reason)
+            tr.decide("query.transform", "rewritten" if res.changed else "kept", rewritten=res.transformed,
+                      contexts=res.contexts, confidence=res.confidence, reason=res.reason)
+            if res.queued:
+                tr.warn(f"colloquial query not covered by the pattern dictionary; queued for review: {text[:80]}")
+
+        sources: dict[str, str] = {}
+        with tr.stage("query.terms") as rec:
+            terms: dict[str, float] = {}
+            for t in analyzer_terms(text):
+                terms.setdefault(t, 1.0)
+                sources.setdefault(t, "query")
+            if res.changed:
+                for t in analyzer_terms(res.transformed):
+                    if t not in terms:
+                        terms[t], sources[t] = qs.rewrite_weight, "rewrite"
+            rec.info.update(n=len(terms))
+        budget = qs.max_expansions
+
+        with tr.stage("query.morph") as rec:
+            added: list[str] = []
+            if on["morph_expansion"] and plan.lang != "en":
+                exp = self.expander.expand(text)
+                # Lemmas are built in the analyzer's own term format (noun + 하 + 다, stem + 다; a test holds
+                # this), so they need no second Kiwi pass; Kiwi's alternative nouns do go through the analyzer.
+                # Surface forms (휴학한, 휴학할) fold back into 휴학 + 휴학하다 under the analyzer, which the
+                # lemma already yields, so they are listed in the trace but add no BM25 term.
+                pairs = [(v, (v,)) for v in exp.lemmas] + [(v, analyzer_terms(v)) for v in exp.alternatives]
+                for v, vterms in pairs:
+                    for t in vterms:
+                        if t not in terms and len(added) < budget:
+                            terms[t], sources[t] = qs.morph_weight, f"morph:{v}"
+                            added.append(t)
+                rec.info.update(mode=self.expander.mode, variants=exp.as_dict())
+            rec.info.update(added=added)
+            tr.decide("query.morph", f"added {len(added)}" if on["morph_expansion"] else "stage off", terms=added)
+        budget -= len(added)
+
+        with tr.stage("query.synonyms") as rec:
+            added = []
+            if on["synonyms"]:
+                for hit in self.synonyms.expand(list(terms)):
+                    if hit.term not in terms and len(added) < budget:
+                        terms[hit.term], sources[hit.term] = qs.synonym_weight, hit.source
+                        added.append(hit.term)
+            rec.info.update(added=added)
+            tr.decide("query.synonyms", f"added {len(added)}" if on["synonyms"] else "stage off",
+                      terms={t: sources[t] for t in added})
+
+        with tr.stage("query.weights") as rec:
+            d = self.weights.decide(form.label, on["formality_weights"], overrides.get("fusion"),
+                                    overrides.get("dense_weight"))
+            plan.fusion, plan.dense_weight = d.fusion, d.dense_weight
+            mode = overrides.get("mode") or self.settings.retrieve.mode
+            if mode not in _MODES:
+                raise ConfigError(f"mode must be one of {', '.join(_MODES)}, got {mode!r}")
+            if not terms and mode != "dense":
+                tr.warn("the query has no searchable words for BM25 (emoji or symbols only?): dense search only")
+                mode = "dense"
+            plan.mode = mode
+            rec.info.update(d.to_dict(), mode=mode)
+            tr.decide("query.weights", f"{d.fusion} dense={d.dense_weight}", source=d.source, reason=d.reason,
+                      mode=mode)
+
+        plan.bm25_terms = terms
+        plan.dense_texts = [text] + ([res.transformed] if res.changed else [])
+        plan.info.update(
+            transform=res.to_dict(), formality_evidence=form.evidence, term_sources=sources,
+            stages={k: v for k, v in on.items()},
+        )
+        return plan
+
+    def _validate(self, query, tr) -> str:
+        if not isinstance(query, str):
+            raise QueryError(f"a query must be text, got {type(query).__name__}")
+        text = unicodedata.normalize("NFC", _CONTROL.sub(" ", query))
+        text = " ".join(text.split())
+        if not text:
+            raise QueryError("the query is empty: type a question or keywords, e.g. '휴학 신청 방법'")
+        limit = self.settings.query.max_query_chars
+        if len(text) > limit:
+            tr.warn(f"query truncated from {len(text)} to {limit} characters (query.max_query_chars)")
+            cut = text[:limit]
+            # cut at the last space so no word is split in half, unless that would lose most of the text
+            text = cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut
+        return text
