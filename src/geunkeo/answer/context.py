@@ -37,6 +37,7 @@ class ContextDoc:
     articles: dict[str, str] = field(default_factory=dict)  # own article key → its text in this chunk
     paragraphs: dict[str, set[int]] = field(default_factory=dict)  # own article key → paragraph numbers seen
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)  # (reg_key, article) → evidence snippet
+    mentioned: dict[tuple[str, str], set[int]] = field(default_factory=dict)  # paragraphs named in references
 
 
 def _chunk_names(chunk: Chunk) -> set[str]:
@@ -104,11 +105,11 @@ class ContextIndex:
                 doc.pairs[(name, key)] = art_text[:200]
         for c in extract_citations(text):
             snippet = text[max(0, c.start - 60) : c.end + 60]
-            if c.ref == "named" and c.regulation:
-                doc.pairs.setdefault((reg_key(c.regulation), c.article), snippet)
-            else:
-                for name in doc.names:
-                    doc.pairs.setdefault((name, c.article), snippet)
+            names = [reg_key(c.regulation)] if c.ref == "named" and c.regulation else list(doc.names)
+            for name in names:
+                doc.pairs.setdefault((name, c.article), snippet)
+                if c.paragraph:
+                    doc.mentioned.setdefault((name, c.article), set()).add(c.paragraph)
         self.docs.append(doc)
 
     # -- checks -------------------------------------------------------------------------------------------------
@@ -160,14 +161,15 @@ class ContextIndex:
                     continue
                 if regs is None and name not in d.names:
                     continue
-                if para is not None and not self._has_paragraph(d, art, para):
+                if para is not None and not self._has_paragraph(d, name, art, para):
                     continue
                 return d, evidence
         return None
 
-    def _has_paragraph(self, d: ContextDoc, art: str, para: int) -> bool:
-        if art not in d.articles:
-            return True  # mentioned in passing: paragraph structure unknown here
+    @staticmethod
+    def _has_paragraph(d: ContextDoc, name: str, art: str, para: int) -> bool:
+        if art not in d.articles or name not in d.names:
+            return para in d.mentioned.get((name, art), set())  # only a reference: it must name the paragraph
         seen = d.paragraphs.get(art, set())
         return para in seen if seen else para == 1
 

@@ -249,7 +249,10 @@ def _rewrite(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, bool, dic
             a, b = _delete_span(s, e)
             attached = bool(re.match(r"[가-힣A-Za-z0-9]", nxt)) or bool(
                 re.match(r"\s+(?![,/·;]|또는|or\b|및|and\b|\[\d)", nxt) and not re.match(r"\s*$", nxt))
-            if attached or _NEEDS_OBJECT.search(s[:a]):
+            # the second item of a list ("A 또는 B입니다") goes with its separator, whatever follows it
+            in_list = bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : e.start], re.I)) and not any(
+                x is not e and x.is_contact and 0 <= a - x.end <= 12 for x in bad)  # the item before must stay
+            if not in_list and (attached or _NEEDS_OBJECT.search(s[:a])):
                 return "", True, True, {id(x): phrases["contact"] for x in bad}
             edits.append((a, b, ""))
             repl[id(e)] = phrases["contact"]

@@ -150,7 +150,9 @@ _WEAK_STOP_END = (
     "절실", "상실", "강의실", "화장실", "열람실", "실습실", "자습실", "회의실", "교실", "휴게실", "세미나실",
     "실험실", "기숙실", "병실",
 )
-_STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원"}
+# generic words, not names: "학과 사무실", "행정실에 문의"
+_STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
+                "교육원", "지원단", "사업단", "봉사단"}
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$")
@@ -179,17 +181,32 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
     return True
 
 
+_SUFFIX_END = re.compile(f"(?:{_DEPT_STRONG}|{_DEPT_WEAK})$")
+_PARTICLES_THEN_END = re.compile(_PARTICLE + r"{0,3}(?![가-힣])")
+
+
+def _dept_name(text: str, start: int, name: str) -> str | None:
+    """The department name starting at `start`: the regex is greedy, so "학술연구지원팀과" (팀 + the particle
+    과) first comes out as a 과-name; shorter prefixes that end in a suffix are tried when that one fails."""
+    for k in range(len(name), 1, -1):
+        cand = name[:k]
+        if k < len(name) and not (_SUFFIX_END.search(cand) and _PARTICLES_THEN_END.match(text, start + k)):
+            continue
+        if cand in _STRONG_STOP:
+            return None
+        weak = re.search(f"(?:{_DEPT_WEAK})$", cand) and not re.search(f"(?:{_DEPT_STRONG})$", cand)
+        if not weak or _weak_ok(cand, text, start + k):
+            return cand
+    return None
+
+
 def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
     """Department / organisation names: Korean by suffix, English by head noun, plus `known` names."""
     found: list[Entity] = []
     for m in _DEPT_KO.finditer(text):
-        name = m.group(1)
-        if name in _STRONG_STOP:
-            continue
-        weak = re.search(f"(?:{_DEPT_WEAK})$", name) and not re.search(f"(?:{_DEPT_STRONG})$", name)
-        if weak and not _weak_ok(name, text, m.end()):
-            continue
-        found.append(Entity("department", name, m.start(), m.end(), dept_key(name)))
+        name = _dept_name(text, m.start(), m.group(1))
+        if name:
+            found.append(Entity("department", name, m.start(), m.start() + len(name), dept_key(name)))
     for m in _DEPT_EN.finditer(text):
         s, words = m.start(), m.group(0).split()
         while words and words[0] in _EN_NOT_NAME:

@@ -1,0 +1,100 @@
+"""The hallucination filter on the written test set (tests/answer/data/filter_cases.json): exact outputs, no
+invented item may survive, and at most 5% of the legitimate items may be removed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.corpus.base import Chunk
+from geunkeo.text.entities import extract_contacts
+
+DATA = json.loads((Path(__file__).parent / "data" / "filter_cases.json").read_text(encoding="utf-8"))
+CASES = DATA["cases"]
+FILTER = HallucinationFilter()
+
+
+def _chunks(case: dict) -> list[Chunk]:
+    return [Chunk(**c) for name in case["contexts"] for c in DATA["contexts"][name]]
+
+
+def _run(case: dict) -> str:
+    return FILTER.apply(case["answer"], _chunks(case), lang=case["lang"]).text
+
+
+def _leaked(value: str, output: str) -> bool:
+    if value in output:
+        return True
+    keys = {c.norm for c in extract_contacts(value) if c.norm}
+    return bool(keys & {c.norm for c in extract_contacts(output)})
+
+
+def test_case_set_is_large_and_bilingual():
+    assert len(CASES) >= 120
+    assert sum(c["lang"] == "en" for c in CASES) >= 20
+    assert len({c["id"] for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_filter_output_is_exact(case):
+    assert _run(case) == case["expected"]
+
+
+def test_no_invented_item_leaks_and_legitimate_items_survive():
+    leaks, legit_total, legit_removed = [], 0, []
+    for case in CASES:
+        out = _run(case)
+        leaks += [(case["id"], v) for v in case["invented"] if _leaked(v, out)]
+        legit_total += len(case["legit"])
+        legit_removed += [(case["id"], v) for v in case["legit"] if v not in out]
+    assert leaks == []
+    assert legit_total >= 60
+    assert len(legit_removed) <= 0.05 * legit_total, legit_removed
+
+
+def test_removals_are_reported_with_kind_value_replacement_and_sentence():
+    chunks = [Chunk(**c) for c in DATA["contexts"]["research"]]
+    res = FILTER.apply("연구년 신청은 학술연구지원팀(02-1234-5678)로 문의하세요.", chunks)
+    got = [(r.kind, r.value, r.replacement) for r in res.report.removed]
+    assert got == [
+        ("department", "학술연구지원팀", "담당 부서"),
+        ("phone", "02-1234-5678", "자세한 연락처는 해당 부서에 직접 문의해 주시기 바랍니다."),
+    ]
+    assert {r.sentence for r in res.report.removed} == {"연구년 신청은 학술연구지원팀(02-1234-5678)로 문의하세요."}
+
+
+def test_supported_citation_carries_the_article_text():
+    chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
+    res = FILTER.apply("「학칙」 제13조 제2항에 따라 학사지원팀에 복학을 신청합니다.", chunks)
+    cites = [k for k in res.report.kept if k["kind"] == "citation"]
+    assert len(cites) == 1
+    assert cites[0]["chunk_id"] == "regulations/학칙#제13조"
+    assert cites[0]["article_text"].startswith("제13조(복학) ① 휴학한 학생은")
+    depts = [k["value"] for k in res.report.kept if k["kind"] == "department"]
+    assert depts == ["학사지원팀"]
+
+
+def test_citation_mentioned_in_another_article_is_grounded_by_its_evidence():
+    chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
+    res = FILTER.apply("「등록금 반환 규정」 제5조를 따릅니다.", chunks)
+    assert res.report.removed == []
+    assert "「등록금 반환 규정」 제5조에 따른다" in res.report.kept[0]["evidence"]
+
+
+def test_numbers_missing_from_the_context_are_reported_not_edited():
+    chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
+    text = "휴학은 학기 개시일부터 45일 이내에 신청합니다."
+    res = FILTER.apply(text, chunks)
+    assert res.text == text
+    assert res.report.unverified == []  # "45일" is a duration, not a date/amount/percent
+    res = FILTER.apply("등록금의 40%를 반환합니다.", chunks)
+    assert res.report.unverified == [{"kind": "percent", "value": "40%", "sentence": "등록금의 40%를 반환합니다."}]
+
+
+def test_plain_strings_are_accepted_as_contexts():
+    res = FILTER.apply("문의는 학사지원팀(02-880-1234)으로 하세요.", ["복학 신청은 학사지원팀(02-880-1234)에 한다."])
+    assert res.text == "문의는 학사지원팀(02-880-1234)으로 하세요."
+    assert res.report.removed == []
