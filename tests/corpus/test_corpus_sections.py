@@ -151,3 +151,16 @@ def test_plain_text_notice_with_numbered_titles():
     # numbered sentences are list items, not titles
     items = Document(doc_id="x", title="t", text="1. 신청서를 냅니다.\n내용\n2. 확인합니다.\n내용")
     assert choose_chunker(items, CorpusSettings())[0] == "paragraphs"
+
+
+def test_english_inline_paragraph_on_heading_line_and_split():
+    text = ("Terms\nArticle 5 (Exclusions) (1) The Company does not pay when the insured acts intentionally.\n"
+            "(2) The Company does not pay for losses caused by war.\n(3) Nor for nuclear events.")
+    doc = Document(doc_id="t", title="Terms", text=text, lang="en", kind="policy")
+    chunks = chunk_document(doc, CorpusSettings(max_chunk_chars=110, min_chunk_chars=5))
+    assert [(c.chunk_id, c.location) for c in chunks] == [
+        ("t#Article 5", "Terms Article 5 (Exclusions) (1)"),
+        ("t#Article 5~2", "Terms Article 5 (Exclusions) (2)~(3)"),
+    ]
+    assert chunks[1].text == ("Article 5 (Exclusions)\n(2) The Company does not pay for losses caused by war.\n"
+                              "(3) Nor for nuclear events.")

@@ -163,3 +163,35 @@ def test_insurance_parts_and_gwan():
         ("policy/terms#제3조", ["보통약관", "제2관 보험금의 지급"]),
         ("policy/terms#제1조_2", ["상해입원 특별약관"]),
     ]
+
+
+def test_annex_and_word_style_paragraphs():
+    text = "\n".join([
+        "제5조(장학금의 종류) 제1항 장학금은 교내장학금과 교외장학금으로 나눈다.",
+        "제2항 교내장학금의 지급 기준은 별표 1과 같다.",
+        "부칙",
+        "이 규정은 2025년 3월 1일부터 시행한다.",
+        "[별표 1] 교내장학금 지급 기준",
+        "성적우수 | 등록금 전액",
+        "가계곤란 | 등록금 반액",
+    ])
+    doc = Document(doc_id="regs/s", title="장학금 규정", text=text, kind="regulation")
+    chunks = chunk_document(doc)
+    assert [(c.chunk_id, c.location) for c in chunks] == [
+        ("regs/s#제5조", "장학금 규정 제5조(장학금의 종류) 제1항~제2항"),
+        ("regs/s#부칙", "장학금 규정 부칙"),
+        ("regs/s#별표1", "장학금 규정 [별표 1] 교내장학금 지급 기준"),
+    ]
+    assert chunks[1].text == "부칙\n이 규정은 2025년 3월 1일부터 시행한다."
+    assert chunks[2].text.endswith("가계곤란 | 등록금 반액")
+
+
+def test_version_and_date_from_lines_near_the_top(tmp_path):
+    text = "생활관 운영 규정\n제정 2010. 3. 1.\n전부개정 2024. 12. 20.\n시행 2025-01-01\n\n제1조(목적) 목적을 정한다.\n제2조(정의) 뜻을 정한다.\n"
+    (tmp_path / "dorm.txt").write_text(text, encoding="utf-8")
+    (doc,), _ = load_paths([tmp_path / "dorm.txt"])
+    assert (doc.title, doc.version, doc.date) == ("생활관 운영 규정", "2025.1.1 시행", "2025-01-01")
+    chunks = chunk_document(doc)
+    assert [c.chunk_id for c in chunks] == ["dorm#s0", "dorm#제1조", "dorm#제2조"]
+    # the dated lines form the preamble; the title line is not repeated in it
+    assert chunks[0].text == "제정 2010. 3. 1.\n전부개정 2024. 12. 20.\n시행 2025-01-01"

@@ -96,11 +96,15 @@ def split_long(text: str, max_chars: int) -> list[tuple[str, str]]:
 
 
 def _parts(unit: Unit, max_chars: int, min_chars: int) -> list[list[Block]]:
-    """Greedy packing of blocks into parts of at most `max_chars`; a block too long on its own is cut further."""
+    """Greedy packing of blocks into parts of at most `max_chars`; a block too long on its own is cut further.
+
+    The first part already starts with the heading line; later parts get the heading prepended, so they pack
+    against `max_chars` minus the heading.
+    """
     budget = max(max_chars - len(unit.heading) - 1, max_chars // 2)
     blocks: list[Block] = []
-    for b in unit.blocks:
-        if len(b.text()) <= budget:
+    for k, b in enumerate(unit.blocks):
+        if len(b.text()) <= (max_chars if k == 0 else budget):
             blocks.append(b)
         else:
             blocks.extend(Block(b.label, [p], b.line) for p in _pack_lines(split_long(b.text(), budget), budget))
@@ -108,7 +112,7 @@ def _parts(unit: Unit, max_chars: int, min_chars: int) -> list[list[Block]]:
     size = 0
     for b in blocks:
         n = len(b.text()) + 1
-        if parts and size + n <= budget:
+        if parts and size + n <= (max_chars + 1 if len(parts) == 1 else budget):
             parts[-1].append(b)
             size += n
         else:

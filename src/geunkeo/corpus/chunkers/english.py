@@ -81,8 +81,8 @@ class _Parser:
         if not line:
             return
         md = is_md_heading(raw)
-        if md and not self.units and self.current is None and line == self.doc.title:
-            return
+        if line == self.doc.title and not self.units and self.current is None and not self.groups:
+            return  # the document's own title line
         if (h := match_heading(line)) is not None:
             self._heading(i, line, *h)
         elif (m := _GROUP.match(line)) and len(line) <= 100 and not line.endswith("."):

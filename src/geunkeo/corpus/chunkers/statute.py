@@ -95,8 +95,8 @@ class _Parser:
         if not line:
             return
         md = is_md_heading(raw)
-        if md and not self.started and not self.units and line == self.doc.title:
-            return
+        if line == self.doc.title and not self.started and self.current is None:
+            return  # the document's own title line ("# 학칙" or a plain first line)
         if (art := match_article(line)) is not None:
             self._article(i, line, *art)
         elif (m := _STRUCT.match(line)) and not line.endswith("."):
