@@ -87,7 +87,8 @@ def test_jsonl_and_beir_records(tmp_path):
         ("doc1", "Leave", "Students may take leave.", "en"), ("doc2", "", "휴학은 학기 단위로 한다.", "ko"),
         ("doc3", "only title", "Body text.", "en")]
     assert docs[2].metadata["fields"] == {"extra": 1}
-    assert [c.chunk_id for c in chunk_document(docs[0])] == ["doc1#s1"]
+    assert [(c.chunk_id, c.location) for c in chunk_document(docs[0])] == [("doc1#s1", "Leave")]
+    assert chunk_document(docs[1])[0].location == "doc2"  # untitled records are located by their id
 
 
 def test_jsonl_bad_line_names_the_line(tmp_path):

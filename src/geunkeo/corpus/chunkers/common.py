@@ -50,6 +50,11 @@ class Unit:
 ParaFormat = Callable[[list[str]], str]
 
 
+def doc_label(doc: Document) -> str:
+    """What a location starts with: the document title, or its doc_id for untitled records."""
+    return doc.title or doc.doc_id
+
+
 def korean_paragraphs(labels: list[str]) -> str:
     """[제1항] -> ' 제1항'; [제1항, 제2항, 제3항] -> ' 제1항~제3항'."""
     if not labels:

@@ -10,7 +10,7 @@ import re
 
 from geunkeo.config import CorpusSettings
 from geunkeo.corpus.base import Chunk, Document
-from geunkeo.corpus.chunkers.common import Block, Unit, clean_line, emit, is_md_heading
+from geunkeo.corpus.chunkers.common import Block, Unit, clean_line, doc_label, emit, is_md_heading
 
 NAME = "english-rules"
 
@@ -118,7 +118,7 @@ class _Parser:
                 del self.numbered[k]
         heading = f"{key} ({title})" if title and not key[0].isdigit() else (f"{key} {title}" if title else key)
         label = f"({m.group(1)})" if (m := _PARA.match(rest)) else None
-        self.current = Unit(anchor=key, heading=heading, location=f"{self.doc.title} {heading}",
+        self.current = Unit(anchor=key, heading=heading, location=f"{doc_label(self.doc)} {heading}",
                             path=self._path(key), line=i, blocks=[Block(label, [line])], article=key,
                             article_title=title)
 
@@ -129,7 +129,7 @@ class _Parser:
             preamble = not self.units and not where
             self.loose += 0 if preamble else 1
             self.current = Unit(anchor="s0" if preamble else f"s{self.loose}", heading=where[-1] if where else "",
-                                location=" > ".join([self.doc.title, *where[-1:]]), path=where, line=i)
+                                location=" > ".join([doc_label(self.doc), *where[-1:]]), path=where, line=i)
         m = _PARA.match(line) if self.current.article else None
         if m or not self.current.blocks:
             self.current.blocks.append(Block(f"({m.group(1)})" if m else None, [line], i))

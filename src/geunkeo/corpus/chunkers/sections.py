@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from geunkeo.config import CorpusSettings
 from geunkeo.corpus.base import Chunk, Document
-from geunkeo.corpus.chunkers.common import Block, Unit, clean_line, emit, is_md_heading
+from geunkeo.corpus.chunkers.common import Block, Unit, clean_line, doc_label, emit, is_md_heading
 
 MARKDOWN = "markdown-sections"
 TEXT_SECTIONS = "text-sections"
@@ -72,7 +72,7 @@ def chunk_markdown(doc: Document, settings: CorpusSettings) -> list[Chunk]:
                 stack.pop()
             stack.append((level, line))
             path = [h for _, h in stack]
-            current = Unit(anchor="", heading=line, location=" > ".join([doc.title, *path]), path=path, line=i,
+            current = Unit(anchor="", heading=line, location=" > ".join([doc_label(doc), *path]), path=path, line=i,
                            blocks=[Block(None, [line])])
             blank = True
             continue
@@ -81,7 +81,7 @@ def chunk_markdown(doc: Document, settings: CorpusSettings) -> list[Chunk]:
             continue
         if current is None:
             path = [h for _, h in stack]
-            current = Unit(anchor="", heading="", location=" > ".join([doc.title, *path]), path=path, line=i)
+            current = Unit(anchor="", heading="", location=" > ".join([doc_label(doc), *path]), path=path, line=i)
         if blank or not current.blocks:
             current.blocks.append(Block(None, [line], i))
         else:
@@ -112,14 +112,14 @@ def chunk_paragraphs(doc: Document, settings: CorpusSettings) -> list[Chunk]:
     if not paragraphs:
         return []
     # One unit holding every paragraph; `emit` packs them into parts when the text is too long.
-    unit = Unit(anchor="s1", heading="", location=doc.title, path=[], line=paragraphs[0][0],
+    unit = Unit(anchor="s1", heading="", location=doc_label(doc), path=[], line=paragraphs[0][0],
                 blocks=[Block(None, [p], start) for start, p in paragraphs])
     chunks = emit(doc, [unit], settings, PLAIN)
     # Plain-text parts are blocks in their own right: s1, s2, … rather than s1, s1~2, ….
     for n, c in enumerate(chunks, start=1):
         c.chunk_id = f"{doc.doc_id}#s{n}"
         if len(chunks) > 1:
-            c.location = f"{doc.title} [{n}/{len(chunks)}]"
+            c.location = f"{doc_label(doc)} [{n}/{len(chunks)}]"
     return chunks
 
 

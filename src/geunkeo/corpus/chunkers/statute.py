@@ -11,7 +11,15 @@ import re
 
 from geunkeo.config import CorpusSettings
 from geunkeo.corpus.base import Chunk, Document
-from geunkeo.corpus.chunkers.common import Block, Unit, clean_line, emit, is_md_heading, korean_paragraphs
+from geunkeo.corpus.chunkers.common import (
+    Block,
+    Unit,
+    clean_line,
+    doc_label,
+    emit,
+    is_md_heading,
+    korean_paragraphs,
+)
 
 NAME = "statute"
 
@@ -112,7 +120,7 @@ class _Parser:
             self.started = True
             self.levels = [None, None, None, None]
             self.supplement = line
-            self.current = Unit(anchor="부칙", heading=line, location=f"{self.doc.title} {line}", path=self.path(),
+            self.current = Unit(anchor="부칙", heading=line, location=f"{doc_label(self.doc)} {line}", path=self.path(),
                                 line=i, blocks=[Block(None, [line])], extra={"heading_only": True})
         elif (m := _ANNEX.match(line) or (_ANNEX_MD.match(line) if md else None)):
             self.close()
@@ -120,7 +128,7 @@ class _Parser:
             kind, num, rest = m.group(1), m.group(2) or "", (m.group(3) or "").strip()
             label = f"[{kind} {num}]".replace(" ]", "]")
             self.current = Unit(anchor=f"{kind}{num}", heading=line,
-                                location=f"{self.doc.title} {label} {rest}".strip(), path=self.path(), line=i,
+                                location=f"{doc_label(self.doc)} {label} {rest}".strip(), path=self.path(), line=i,
                                 blocks=[Block(None, [line])], extra={"annex": True})
         elif md:
             self.close()
@@ -137,7 +145,7 @@ class _Parser:
         self.current = Unit(
             anchor=prefix + key,
             heading=heading,
-            location=f"{self.doc.title} {prefix + ' ' if prefix else ''}{heading}",
+            location=f"{doc_label(self.doc)} {prefix + ' ' if prefix else ''}{heading}",
             path=self.path(),
             line=i,
             blocks=[Block(paragraph_label(rest), [line], i)],
@@ -149,12 +157,12 @@ class _Parser:
     def _content(self, i: int, line: str) -> None:
         if self.current is None:
             if not self.started and not self.units:
-                self.current = Unit(anchor="s0", heading="", location=self.doc.title, path=[], line=i)
+                self.current = Unit(anchor="s0", heading="", location=doc_label(self.doc), path=[], line=i)
             else:
                 self.loose += 1
                 where = self.path()
                 self.current = Unit(anchor=f"s{self.loose}", heading=where[-1] if where else "",
-                                    location=" ".join([self.doc.title, *where[-1:]]), path=where, line=i)
+                                    location=" ".join([doc_label(self.doc), *where[-1:]]), path=where, line=i)
         # 항 markers count inside articles and 부칙 bodies; elsewhere "①" is just text.
         label = paragraph_label(line) if self.current.article or self.supplement else None
         if label or not self.current.blocks:
