@@ -77,6 +77,8 @@ def by_anchor(chunks):
 def test_front_matter_metadata(doc):
     assert (doc.doc_id, doc.title, doc.kind, doc.version, doc.date, doc.lang) == (
         "regulations/hakchik", "테스트대학교 학칙", "regulation", "2024.9.1 개정", "2024-09-01", "ko")
+    # text line 0 ("# 테스트대학교 학칙") is file line 8, after 7 front-matter lines and a blank line
+    assert doc.metadata["body_line_offset"] == 8 and doc.text.split("\n")[0] == "# 테스트대학교 학칙"
 
 
 def test_article_chunks_paths_and_locations(doc):

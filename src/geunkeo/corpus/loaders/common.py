@@ -34,12 +34,14 @@ def build_document(
     fm = split_front_matter(text)
     fields = fm.fields
     body = fm.body.strip("\n") if fields else text
+    leading_blank = len(fm.body) - len(fm.body.lstrip("\n")) if fields else 0
     version, date = version_and_date(body)
     kind = fields.get("kind", "document").lower()
     meta = dict(metadata or {})
     if fields:
         meta["front_matter"] = fields
-        meta["body_line_offset"] = fm.body_line_offset
+        # line n of `text` is line n + body_line_offset of the file
+        meta["body_line_offset"] = fm.body_line_offset + leading_blank
     return Document(
         doc_id=doc_id or doc_id_for(path, root),
         title=fields.get("title") or title or first_line_title(body) or path.stem,
