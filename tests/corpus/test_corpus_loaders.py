@@ -266,7 +266,10 @@ def test_hwp5_text_records(tmp_path):
 def test_hwp_refusals_say_save_as_hwpx(tmp_path):
     make_hwp(tmp_path / "locked.hwp", [_para_text(KO)], flags=1 | 2)
     (tmp_path / "old.hwp").write_bytes(b"HWP Document File V3.00 \x1a\x01\x02")
-    for name, reason in [("locked.hwp", "password-protected"), ("old.hwp", "not an HWP 5 file")]:
+    make_hwp(tmp_path / "whole.hwp", [_para_text(KO)])
+    (tmp_path / "cut.hwp").write_bytes((tmp_path / "whole.hwp").read_bytes()[:2000])
+    for name, reason in [("locked.hwp", "password-protected"), ("old.hwp", "not an HWP 5 file"),
+                         ("cut.hwp", "unreadable HWP")]:
         with pytest.raises(IngestError, match=reason) as e:
             list(HwpLoader().load(tmp_path / name))
         assert "save it as HWPX" in str(e.value)

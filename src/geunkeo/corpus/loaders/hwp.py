@@ -32,10 +32,10 @@ class HwpLoader:
     suffixes = (".hwp",)
 
     def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
-        if not olefile.isOleFile(str(path)):
-            raise IngestError(f"{path}: not an HWP 5 file (HWP 3 and older are not supported); {_SAVE_AS_HWPX}",
-                              path=str(path))
         try:
+            if not olefile.isOleFile(str(path)):
+                raise IngestError(f"{path}: not an HWP 5 file (HWP 3 and older are not supported); {_SAVE_AS_HWPX}",
+                                  path=str(path))
             with olefile.OleFileIO(str(path)) as ole:
                 flags = _header_flags(ole, path)
                 sections = sorted(
