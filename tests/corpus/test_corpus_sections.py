@@ -164,3 +164,13 @@ def test_english_inline_paragraph_on_heading_line_and_split():
     ]
     assert chunks[1].text == ("Article 5 (Exclusions)\n(2) The Company does not pay for losses caused by war.\n"
                               "(3) Nor for nuclear events.")
+
+
+def test_sections_and_parts():
+    text = "Part I Scope\nSection 1. Application\nThese rules apply to members.\nSection 2\nMembers must comply."
+    doc = Document(doc_id="b", title="Bylaws", text=text, lang="en")
+    chunks = chunk_document(doc)
+    assert [(c.chunk_id, c.location, c.path) for c in chunks] == [
+        ("b#Section 1", "Bylaws Section 1 (Application)", ["Part I Scope"]),
+        ("b#Section 2", "Bylaws Section 2", ["Part I Scope"]),
+    ]

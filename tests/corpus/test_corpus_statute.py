@@ -197,3 +197,13 @@ def test_version_and_date_from_lines_near_the_top(tmp_path):
     assert [c.chunk_id for c in chunks] == ["dorm#s0", "dorm#제1조", "dorm#제2조"]
     # the dated lines form the preamble; the title line is not repeated in it
     assert chunks[0].text == "제정 2010. 3. 1.\n전부개정 2024. 12. 20.\n시행 2025-01-01"
+
+
+def test_pyeon_resets_lower_levels():
+    text = "\n".join([
+        "제1편 총칙", "제1장 목적", "제1조(목적) 목적을 정한다.",
+        "제2편 학사", "제2조(학기) 학기를 정한다.", "제1장 수업", "제1절 출석", "제3조(출석) 출석을 정한다.",
+    ])
+    doc = Document(doc_id="r", title="규정", text=text)
+    assert [c.path for c in chunk_document(doc)] == [
+        ["제1편 총칙", "제1장 목적"], ["제2편 학사"], ["제2편 학사", "제1장 수업", "제1절 출석"]]
