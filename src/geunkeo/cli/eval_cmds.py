@@ -11,8 +11,8 @@ from rich.table import Table
 
 from geunkeo.errors import GeunkeoError
 
-console = Console()
-err = Console(stderr=True)
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _fmt(v: float | None, signed: bool = False) -> str:
@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
     @eval_app.callback()
     def run(
         ctx: typer.Context,
-        dataset: Path = typer.Option(None, "--dataset", help="JSONL QA dataset (see `geunkeo eval convert`)"),
+        dataset: Path = typer.Option(None, "--dataset", help="JSONL QA dataset, or a BEIR folder (see `geunkeo eval convert`)"),
         index: Path = typer.Option(None, "--index", help="Index directory"),
         out: Path = typer.Option(None, "--out", help="Run directory to write"),
         llm: str = typer.Option(None, "--llm", help="LLM provider for answers and the judge (default: none, "

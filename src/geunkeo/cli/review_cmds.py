@@ -11,8 +11,8 @@ from rich.table import Table
 
 from geunkeo.errors import GeunkeoError
 
-console = Console()
-err = Console(stderr=True)
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 _COLORS = {"CRITICAL": "red", "WARNING": "yellow", "PASSED": "green"}
 DB_HELP = "Run directory (its review.db) or a review .db file"
 

@@ -27,7 +27,7 @@ from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
 from geunkeo.evaluate.claim_log import build_case_log
 from geunkeo.evaluate.crosslingual import ClaimChecker, crosslingual_summary
-from geunkeo.evaluate.datasets import load_cases
+from geunkeo.evaluate.datasets import from_beir, load_cases
 from geunkeo.evaluate.gates import FlagOutcome, assign_flag, flag_record, load_profile
 from geunkeo.evaluate.report import dashboard
 from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
@@ -210,9 +210,10 @@ def _write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> None:
 def run_evaluation(dataset_path: str | Path, index_dir: str | Path, out_dir: str | Path,
                    settings: Settings | None = None, llm: str | None = None,
                    progress: Callable[[int, int, str], None] | None = None) -> RunSummary:
-    """Evaluate a JSONL QA dataset against an index; the demo hook (`make demo`) and `geunkeo eval` call this."""
+    """Evaluate a JSONL QA file (or a BEIR folder) against an index; `make demo` and `geunkeo eval` call this."""
     settings = settings or Settings()
-    cases = load_cases(dataset_path)
+    # a BEIR folder (e.g. sample/gold) is converted on the fly; anything else is a JSONL QA file
+    cases = from_beir(dataset_path) if Path(dataset_path).is_dir() else load_cases(dataset_path)
     if not Path(index_dir).is_dir():
         raise ConfigError(f"index {index_dir} not found; build one with `geunkeo index PATH --out DIR`")
     pipeline = default_pipeline(index_dir, settings, llm=llm)

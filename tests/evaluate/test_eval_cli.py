@@ -1,0 +1,101 @@
+"""`geunkeo eval …` and `geunkeo review …` through Typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from geunkeo.cli.main import app
+from geunkeo.config import Settings
+from geunkeo.corpus.base import Chunk
+from geunkeo.evaluate.base import Claim, MetricResult, QACase
+from geunkeo.evaluate.runner import EvalPipeline, evaluate_cases
+
+runner = CliRunner()
+CHUNK = Chunk("hakchik#제12조", "hakchik", "학칙", "휴학은 통산 6학기를 넘을 수 없다.", "학칙 제12조(휴학)")
+
+
+def _fake_run(path, faith):
+    from geunkeo.answer.base import Answer
+    from geunkeo.retrieve.base import Hit
+    from geunkeo.trace import Trace
+
+    def metrics(case, ans, hits):
+        return {"context_recall": MetricResult("context_recall", 1.0, "m"),
+                "faithfulness": MetricResult("faithfulness", faith, "m",
+                                             details={"claims": [Claim("c1", "x", supported=faith > 0.5)]}),
+                "factual_correctness": MetricResult("factual_correctness", 0.9, "m"),
+                "citation_coverage": MetricResult("citation_coverage", 1.0, "m")}
+
+    pipe = EvalPipeline(lambda q: ([Hit(CHUNK, 1.0)], Trace()),
+                        lambda case, hits: Answer(case.query, "휴학은 6학기까지.", case.lang, contexts=hits), metrics)
+    cases = [QACase("q1", "휴학 몇 학기?", reference_answer="6학기"), QACase("q2", "휴학 기간?", reference_answer="6학기")]
+    return evaluate_cases(cases, pipe, Settings(), path, eval_id=f"eval_{path.name}")
+
+
+def test_convert_beir(tmp_path):
+    (tmp_path / "gold" / "qrels").mkdir(parents=True)
+    (tmp_path / "gold" / "queries.jsonl").write_text(
+        json.dumps({"_id": "g1", "text": "휴학 몇 학기?", "lang": "ko", "answer": "6학기", "parallel_id": "p1"},
+                   ensure_ascii=False) + "\n" +
+        json.dumps({"_id": "g1e", "text": "How many semesters?", "lang": "en", "parallel_id": "p1"}) + "\n",
+        encoding="utf-8")
+    (tmp_path / "gold" / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\ng1\thakchik#제12조\t1\n"
+                                                          "g1e\thakchik#제12조\t1\n", encoding="utf-8")
+    res = runner.invoke(app, ["eval", "convert", "--beir", str(tmp_path / "gold"), "--out", str(tmp_path / "qa.jsonl")])
+    assert res.exit_code == 0, res.output
+    assert "wrote 2 cases (en, ko; 1 parallel ids)" in res.output
+    first = json.loads((tmp_path / "qa.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert first["expected_chunk_ids"] == ["hakchik#제12조"] and first["expected_doc_ids"] == ["hakchik"]
+    bad = runner.invoke(app, ["eval", "convert", "--out", str(tmp_path / "x.jsonl")])
+    assert bad.exit_code == 2 and "exactly one of --beir DIR or --autorag" in bad.output
+
+
+def test_eval_needs_its_options():
+    res = runner.invoke(app, ["eval", "--dataset", "x.jsonl"])
+    assert res.exit_code == 2 and "missing --index, --out" in res.output
+
+
+def test_review_commands_round_trip(tmp_path):
+    run = _fake_run(tmp_path / "run", faith=0.2)  # both cases CRITICAL → full review
+    db = str(run.run_dir)
+    res = runner.invoke(app, ["review", "list", "--db", db, "--json"])
+    assert res.exit_code == 0, res.output
+    assert [i["query_id"] for i in json.loads(res.output)] == ["q1", "q2"]
+
+    res = runner.invoke(app, ["review", "decide", "q1", "--db", db, "--decision", "disagree", "--reviewer", "kim",
+                              "--root-cause", "gt", "--corrected-answer", "통산 6학기", "--gt-update"])
+    assert res.exit_code == 0, res.output
+    assert "q1: disagree by kim · reviewed 1/2 · agreement 0%" in res.output
+    res = runner.invoke(app, ["review", "decide", "q2", "--db", db, "--decision", "maybe", "--reviewer", "kim"])
+    assert res.exit_code == 1 and "decision must be one of agree, disagree, partial" in res.output
+    runner.invoke(app, ["review", "decide", "q2", "--db", db, "--decision", "agree", "--reviewer", "lee"])
+
+    shown = json.loads(runner.invoke(app, ["review", "show", "q1", "--db", db, "--json"]).output)
+    assert shown["corrected_answer"] == "통산 6학기" and shown["gt_update_needed"] is True
+    stats = json.loads(runner.invoke(app, ["review", "stats", "--db", db, "--json"]).output)
+    assert stats["agreement_rate"] == 0.5 and stats["completion_rate"] == 1.0
+
+    res = runner.invoke(app, ["review", "export", "--db", db, "--out", str(tmp_path / "golden.jsonl")])
+    assert "wrote 2 reviewed cases" in res.output
+    golden = [json.loads(x) for x in (tmp_path / "golden.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [g["reference_answer"] for g in golden] == ["통산 6학기", "6학기"]
+
+    res = runner.invoke(app, ["eval", "report", db])
+    assert res.exit_code == 0, res.output
+    html = (run.run_dir / "report.html").read_text(encoding="utf-8")
+    assert 'Review completion</div><div class="value">100.0%' in html
+
+
+def test_eval_compare_cli(tmp_path):
+    _fake_run(tmp_path / "a", faith=0.2)
+    _fake_run(tmp_path / "b", faith=0.95)
+    res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "b"), "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    assert d["better"] == 2 and d["flags"]["PASSED"]["delta"] == 2
+    res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "b")])
+    assert "cases worse: 0 · better: 2" in res.output and "q1: CRITICAL → PASSED" in res.output
+    res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "nope")])
+    assert res.exit_code == 1 and "not an evaluation run directory" in res.output
