@@ -7,7 +7,7 @@ import pytest
 from geunkeo.config import CorpusSettings
 from geunkeo.corpus import chunk_document, load_paths
 from geunkeo.corpus.base import Document
-from geunkeo.corpus.chunkers.statute import match_article, paragraph_label
+from geunkeo.corpus.chunkers.statute import match_article, paragraph_label, split_inline_paragraphs
 from geunkeo.trace import Trace
 
 P1 = "① 학생이 질병이나 그 밖의 부득이한 사유로 3개월 이상 수학할 수 없을 때에는 총장의 허가를 받아 휴학할 수 있다."
@@ -207,3 +207,15 @@ def test_pyeon_resets_lower_levels():
     doc = Document(doc_id="r", title="규정", text=text)
     assert [c.path for c in chunk_document(doc)] == [
         ["제1편 총칙", "제1장 목적"], ["제2편 학사"], ["제2편 학사", "제1장 수업", "제1절 출석"]]
+
+
+def test_paragraphs_run_together_on_one_line():
+    text = ("제3조(학기) ① 학년도는 3월 1일에 시작한다. ② 학기는 2개로 하며 ①의 기간에 따른다. ③ 계절학기를 둘 수 있다.\n"
+            "제4조(수업) ① 수업은 주간에 한다.\n② 야간 수업을 둘 수 있다. ③ 원격 수업도 가능하다.")
+    doc = Document(doc_id="r", title="규정", text=text, kind="regulation")
+    c3, c4 = chunk_document(doc)
+    assert c3.paragraphs == ["제1항", "제2항", "제3항"]
+    assert c3.text == ("제3조(학기) ① 학년도는 3월 1일에 시작한다.\n② 학기는 2개로 하며 ①의 기간에 따른다.\n"
+                       "③ 계절학기를 둘 수 있다.")
+    assert c4.location == "규정 제4조(수업) 제1항~제3항"
+    assert split_inline_paragraphs("② 제1항 ①의 경우 ④ 없다", 3) == ["② 제1항 ①의 경우 ④ 없다"]

@@ -28,6 +28,7 @@ CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 CIRCLED.update({chr(0x3251 + i): 21 + i for i in range(15)})
 CIRCLED.update({chr(0x32B1 + i): 36 + i for i in range(15)})
 _PARA_CIRCLED = re.compile("^([" + "".join(CIRCLED) + "])")
+_INLINE_CIRCLED = re.compile("\\s([" + "".join(CIRCLED) + "])")
 _PARA_WORD = re.compile(r"^제\s*(\d+)\s*항\s")
 _ITEM = re.compile(r"^(\d{1,3})\.\s")  # 호
 _SUBITEM = re.compile(r"^([가-하])\.\s")  # 목
@@ -70,6 +71,21 @@ def paragraph_label(line: str) -> str | None:
         return f"제{CIRCLED[m.group(1)]}항"
     m = _PARA_WORD.match(line)
     return f"제{int(m.group(1))}항" if m else None
+
+
+def split_inline_paragraphs(line: str, expect: int) -> list[str]:
+    """Split "… 한다. ② … ③ …" (항 run together on one line, common in PDF/HWP text) at markers that continue the
+    numbering; a marker out of sequence ("①의 경우") is a reference and stays in the text."""
+    parts, start = [], 0
+    if (m0 := _PARA_CIRCLED.match(line)) and CIRCLED[m0.group(1)] == expect:
+        expect += 1  # the line itself opens the expected 항
+    for m in _INLINE_CIRCLED.finditer(line):
+        if CIRCLED[m.group(1)] == expect:
+            parts.append(line[start:m.start()].rstrip())
+            start = m.start(1)
+            expect += 1
+    parts.append(line[start:])
+    return [p for p in parts if p]
 
 
 def count_articles(lines: list[str]) -> int:
@@ -148,11 +164,16 @@ class _Parser:
             location=f"{doc_label(self.doc)} {prefix + ' ' if prefix else ''}{heading}",
             path=self.path(),
             line=i,
-            blocks=[Block(paragraph_label(rest), [line], i)],
+            blocks=[],
             article=key,
             article_title=title,
             extra={"supplementary": True} if prefix else {},
         )
+        first_label = paragraph_label(rest)
+        segments = split_inline_paragraphs(line, 2) if first_label == "제1항" else [line]
+        self.current.blocks.append(Block(first_label, [segments[0]], i))
+        for seg in segments[1:]:
+            self.current.blocks.append(Block(paragraph_label(seg), [seg], i))
 
     def _content(self, i: int, line: str) -> None:
         if self.current is None:
@@ -164,11 +185,15 @@ class _Parser:
                 self.current = Unit(anchor=f"s{self.loose}", heading=where[-1] if where else "",
                                     location=" ".join([doc_label(self.doc), *where[-1:]]), path=where, line=i)
         # 항 markers count inside articles and 부칙 bodies; elsewhere "①" is just text.
-        label = paragraph_label(line) if self.current.article or self.supplement else None
-        if label or not self.current.blocks:
-            self.current.blocks.append(Block(label, [line], i))
-        else:
-            self.current.blocks[-1].lines.append(line)
+        numbered = bool(self.current.article or self.supplement)
+        last = self.current.blocks[-1].label if self.current.blocks else None
+        segments = split_inline_paragraphs(line, int(last[1:-1]) + 1) if numbered and last else [line]
+        for seg in segments:
+            label = paragraph_label(seg) if numbered else None
+            if label or not self.current.blocks:
+                self.current.blocks.append(Block(label, [seg], i))
+            else:
+                self.current.blocks[-1].lines.append(seg)
         if self.current.article and (_ITEM.match(line) or _SUBITEM.match(line)):
             key = "items" if _ITEM.match(line) else "subitems"
             self.current.extra[key] = self.current.extra.get(key, 0) + 1
