@@ -148,9 +148,11 @@ def test_plain_text_notice_with_numbered_titles():
     ]
     assert chunks[0].text == "게시일: 2025-02-01"
     assert chunks[2].text == "2. 신청 방법\n가. 포털에서 신청합니다.\n나. 서류는 장학복지팀에 냅니다."
-    # numbered sentences are list items, not titles
-    items = Document(doc_id="x", title="t", text="1. 신청서를 냅니다.\n내용\n2. 확인합니다.\n내용")
+    # numbered sentences, ○ bullets and numbers from tables are not titles
+    items = Document(doc_id="x", title="t", text="1. 신청서를 냅니다.\n내용\n○ 기간 안내\n내용\n6.2\n3.5\n12.1")
     assert choose_chunker(items, CorpusSettings())[0] == "paragraphs"
+    table = Document(doc_id="y", title="t", text="155.7 18:2 129.8\n3.5 (23.1 3.5\n2.0 2.0")
+    assert choose_chunker(table, CorpusSettings())[0] == "paragraphs"
 
 
 def test_english_inline_paragraph_on_heading_line_and_split():

@@ -21,6 +21,8 @@ _GROUP = re.compile(r"^(Part|Chapter|Title|Division)\s+([IVXLC]+|\d+[A-Za-z]?)\b
 _NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)\.?\s+(\S.*)$")
 # "1 General": a top-level numbered title (no full stop after the number, so "1. The firm …" lists are not it).
 _NUMBERED_TOP = re.compile(r"^(\d{1,3})\s+([A-Z][^.;:]{0,60})$")
+# A numbered rule's text starts with a word (optionally quoted): "155.7 18:2" in a table is not a rule.
+_WORDY = re.compile(r"^[\"'\u201c(\[]?[A-Za-z\uac00-\ud7a3]")
 _PARA = re.compile(r"^\((\d{1,3})\)\s")
 _GROUP_RANK = {"part": 1, "title": 1, "chapter": 2, "division": 3}
 
@@ -45,7 +47,7 @@ def match_heading(line: str) -> tuple[str, str | None, str] | None:
     if m:
         return m.group(1), m.group(2).strip(), ""
     m = _NUMBERED.match(line)
-    if m:
+    if m and _WORDY.match(m.group(2)):
         rest = m.group(2).strip()
         # A short line without a final full stop is a heading title; otherwise the rule's own text.
         if len(rest) <= 80 and not rest.endswith((".", ":", ";")):

@@ -19,8 +19,8 @@ TEXT_SECTIONS = "text-sections"
 PLAIN = "paragraphs"
 
 # Plain-text section titles common in Korean notices: "1. 상담 기간", "□ 신청 방법", "[문의]" — short, on their own
-# line, not a sentence.
-_TEXT_HEADING = re.compile(r"^(?:\d{1,2}\.\s*|[□■○●◆◇▶►※]\s*)(\S.{0,38})$|^\[([^\]]{1,38})\]$")
+# line, starting with a word, not a sentence. (○/- bullets are list items in Korean documents, not titles.)
+_TEXT_HEADING = re.compile(r"^(?:\d{1,2}\.\s+|[□■◆◇]\s*)([\uac00-\ud7a3A-Za-z].{0,37})$|^\[([^\]]{1,38})\]$")
 _SENTENCE_TAIL = re.compile(r"(?:[.:;,?!]|다|요|음|함|임)$")
 
 
