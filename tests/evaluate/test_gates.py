@@ -98,3 +98,14 @@ def test_unknown_profile_and_flag_record():
     assert rec["flag"] == {"level": "CRITICAL", "auto_assigned": True,
                            "reasons": ["P0-2_FAITHFULNESS_BELOW_THRESHOLD", "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"]}
     assert rec["review_status"]["in_queue"] is False and rec["review_result"]["completed"] is False
+
+
+def test_serving_action_follows_seed_3_2():
+    dev = load_profile("dev")
+    assert assign_flag(_m(**GOOD), [], dev).serving_action == "answer"
+    assert assign_flag(_m(**{**GOOD, "citation_coverage": 0.5}), [], dev).serving_action == "warn"
+    assert assign_flag(_m(**{**GOOD, "citation_coverage": 0.5, "faithfulness": 0.5}), [], dev).serving_action == (
+        "regenerate")
+    assert assign_flag(_m(**GOOD), [Claim("c1", "x", supported=False)], dev).serving_action == "regenerate"
+    assert assign_flag(_m(**{**GOOD, "context_recall": 0.2}), [], dev).serving_action == "escalate"
+    assert assign_flag(_m(**{**GOOD, "factual_correctness": None}), [], dev).serving_action == "escalate"

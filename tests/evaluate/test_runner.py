@@ -134,3 +134,11 @@ def test_same_seed_same_queue(tmp_path):
     b = evaluate_cases(_cases(), _pipeline(), s, tmp_path / "b", eval_id="e")
     qa = [i["query_id"] for i in ReviewQueue(a.run_dir).items()]
     assert qa == [i["query_id"] for i in ReviewQueue(b.run_dir).items()]
+
+
+def test_serving_simulation_in_summary(tmp_path):
+    run = evaluate_cases(_cases(), _pipeline(), Settings(), tmp_path / "run", eval_id="e")
+    ex = run.summary["executive"]
+    # halluc → regenerate (hallucinated claim); norecall → escalate; ok, en → answer
+    assert ex["serving_actions"] == {"answer": 2, "regenerate": 1, "escalate": 1}
+    assert ex["deflection_rate"] == 0.25

@@ -144,5 +144,6 @@ def build_case_log(eval_id: str, timestamp: str, case: QACase, hits: list[Hit], 
         "review_status": review_status,
         "removed": [r.__dict__ for r in answer.filter_report.removed] if answer else [],
         "serving_gate": answer.gate.__dict__ if answer and answer.gate else None,
+        "serving_simulation": outcome.serving_action,
         "timings_ms": {k: round(v, 2) for k, v in timings_ms.items()},
     }

@@ -72,6 +72,7 @@ class FlagOutcome:
     checks: list[GateCheck] = field(default_factory=list)
     hallucinated_claims: list[str] = field(default_factory=list)
     full_review: bool = False  # CRITICAL, disagreement or a P0 not computable
+    serving_action: str = "answer"  # what the seed §3.2 real-time gate would do with this answer
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -161,7 +162,22 @@ def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: 
 
     if level == "CRITICAL":
         full_review = True
-    return FlagOutcome(Flag(level, reasons, notes), checks, hallucinated, full_review)
+    return FlagOutcome(Flag(level, reasons, notes), checks, hallucinated, full_review,
+                       serving_action(checks, bool(hallucinated)))
+
+
+def serving_action(checks: list[GateCheck], hallucinated: bool = False) -> str:
+    """The seed §3.2 operational gate, simulated: all P0 pass → "answer"; only citation coverage short →
+    "warn" (answer + insufficient-evidence notice); faithfulness short or a hallucinated claim →
+    "regenerate"; anything else → "escalate" (hand over to a person). Not computable counts as not passed."""
+    failing = {c.metric for c in checks if c.priority == "P0" and c.status != "pass"}
+    if not failing and not hallucinated:
+        return "answer"
+    if failing == {"citation_coverage"} and not hallucinated:
+        return "warn"
+    if "faithfulness" in failing or hallucinated:
+        return "regenerate"
+    return "escalate"
 
 
 def flag_record(eval_id: str, query_id: str, timestamp: str, outcome: FlagOutcome,

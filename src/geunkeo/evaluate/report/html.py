@@ -96,6 +96,8 @@ def _executive(s: dict[str, Any]) -> str:
         _tile("Review completion", ex["review_completion_rate"],
               f"{s['review_queue']['reviewed']} of {s['review_queue']['queued']} queued",
               (t["review_completion_rate"]["op"], t["review_completion_rate"]["value"])),
+        _tile("Would escalate (§3.2)", ex.get("deflection_rate"),
+              " · ".join(f"{k} {v}" for k, v in sorted(ex.get("serving_actions", {}).items()))),
         _tile("Same documents ko↔en", clir.get("same_documents_rate"), f"{clir.get('pairs', 0)} pairs, top-1 doc"),
         _tile("Claim sets equivalent", clir.get("claim_set_equivalence_rate"), "ko/en answers"),
     ])
