@@ -57,6 +57,7 @@ def match_heading(line: str) -> tuple[str, str | None, str] | None:
 
 
 def count_headings(lines: list[str]) -> int:
+    """How many lines are Article/Section/numbered-rule headings."""
     return sum(1 for line in lines if match_heading(clean_line(line)))
 
 

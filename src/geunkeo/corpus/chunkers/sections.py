@@ -25,6 +25,7 @@ _SENTENCE_TAIL = re.compile(r"(?:[.:;,?!]|다|요|음|함|임)$")
 
 
 def count_headings(lines: list[str]) -> int:
+    """How many lines are Markdown headings."""
     return sum(1 for line in lines if is_md_heading(line))
 
 

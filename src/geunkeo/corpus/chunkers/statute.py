@@ -89,6 +89,7 @@ def split_inline_paragraphs(line: str, expect: int) -> list[str]:
 
 
 def count_articles(lines: list[str]) -> int:
+    """How many lines are article headings (the chooser's evidence for this chunker)."""
     return sum(1 for line in lines if match_article(clean_line(line)))
 
 
