@@ -33,10 +33,12 @@ _ENTITY = re.compile(
 )
 # Words that carry no content once the question has been turned into a noun phrase.
 _FILLER = frozenset(
-    ["좀", "혹시", "근데", "그럼", "그러면", "아", "음", "걍", "그냥", "막", "진짜", "너무", "이거", "그거", "저거", "이게", "그게", "저게", "나", "내가", "저", "제가", "우리", "나도", "저도", "요즘", "있잖아", "말이야", "그", "저기", "혹시나", "ㅇㅇ", "알려줘서"]
+    ["좀", "혹시", "근데", "그럼", "그러면", "아", "음", "걍", "그냥", "막", "진짜", "너무", "이거", "그거", "저거", "이게", "그게", "저게", "나", "내가", "저", "제가", "우리", "나도", "저도", "요즘", "있잖아", "말이야", "그", "저기", "혹시나", "ㅇㅇ", "알려줘서", "데", "거", "것"]
 )
 _DROP_PARTICLES = frozenset({"은", "는", "ᆫ", "이", "가", "을", "를", "ᆯ", "도", "요"})
 _CONDITIONAL_EC = frozenset({"면", "으면", "려면", "으려면"})
+# 돼/해 after an -야 word is obligation (내야 돼 "must pay"), not possibility (돼? "is it allowed?")
+_OBLIGATION = frozenset({"돼", "됨", "되나", "돼요", "되나요", "되지"})
 _PARTICLE_TAIL = "(?:[은는이가을를도])?"
 
 
@@ -160,6 +162,11 @@ class ColloquialTransformer:
                 log.debug("match dropped: it would rewrite an entity", extra={"geunkeo": {"match": c.text}})
                 continue
             chosen.append(c)
+        for c in chosen:
+            if c.kind == "mapping" and c.context == "possibility" and c.text in _OBLIGATION:
+                before = text[: c.start].rstrip()
+                if before.endswith("야"):
+                    c.formal, c.context = "", "obligation"
         return sorted(chosen, key=lambda c: c.start)
 
     def _lemma_matches(self, text: str, toks: tuple[Tok, ...]) -> list[ColloquialPattern]:
@@ -229,6 +236,11 @@ def _normalise_word(text: str, s: int, e: int, toks: tuple[Tok, ...]) -> tuple[s
     core = [t for t in wt if t.tag not in PUNCT_TAGS]
     if not core or surface.strip("?!.~,") in _FILLER:
         return "", False
+    if surface.strip("?!.~,") == "때":  # 신청할 때 → 신청 시
+        return "시", False
+    if core[0].tag in ("VV", "XSV", "XSA") and core[0].form in ("하", "되") and all(t.tag.startswith(("E", "VX")) for t in core[1:]):
+        # a bare light verb (해야, 돼서) carries no content of its own; 하려면 keeps its condition as 시
+        return ("시" if any(t.form in _CONDITIONAL_EC for t in core[1:]) else ""), False
     # the noun run at the start of the word (휴학, 장학금, 제12조, GPA)
     n = 0
     while n < len(core) and core[n].tag in NOUN_TAGS:
@@ -238,7 +250,7 @@ def _normalise_word(text: str, s: int, e: int, toks: tuple[Tok, ...]) -> tuple[s
         colloquial = any(t.tag in ("EF", "EC") for t in rest)
         return surface.rstrip("?!.~,"), colloquial
     noun = text[core[0].start : core[n - 1].end]
-    if all(t.tag.startswith("J") and t.form in _DROP_PARTICLES for t in rest):
+    if all(t.tag == "JC" or (t.tag.startswith("J") and t.form in _DROP_PARTICLES) for t in rest):
         return noun, False
     if rest and rest[0].tag in ("XSV", "XSA") and rest[0].form in ("하", "되"):
         if any(t.form in _CONDITIONAL_EC for t in rest[1:]):

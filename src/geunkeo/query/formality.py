@@ -19,7 +19,7 @@ from geunkeo.text.patterns import detect_lang
 LABELS = ("formal", "polite", "colloquial", "fragment", "english")
 _LEVEL = {"formal": 1.0, "polite": 0.7, "fragment": 0.5, "colloquial": 0.1}
 
-_FORMAL_EF = {"ᆸ니까", "습니까", "ᆸ니다", "습니다", "ᆸ시다", "소서", "ᆫ가", "는가", "은가", "라", "으라", "다", "ᆫ다",
+_FORMAL_EF = {"ᆸ시오", "ᆸ니까", "습니까", "ᆸ니다", "습니다", "ᆸ시다", "소서", "ᆫ가", "는가", "은가", "라", "으라", "다", "ᆫ다",
               "는다", "니라"}
 _COLLOQ_EF = {"어", "아", "야", "지", "냐", "니", "나", "래", "ᆯ래", "을래", "자", "게", "까", "ᆯ까", "을까", "는데", "은데",
               "ᆫ데", "거든", "네", "군", "냐고", "대", "니까", "ᆷ", "음", "셈", "여", "ᆫ가여", "죵", "징"}
@@ -80,6 +80,9 @@ class FormalityDetector:
         if last.form in {"ᆫ지", "는지", "은지"}:  # an embedded question left hanging: chat if asked, else a heading
             return ("colloquial" if asks else "fragment"), f"{last.form}/{last.tag}"
         if last.tag == "EF":
+            prev = core[-2] if len(core) > 1 else None
+            if last.form == "라" and prev is not None and prev.form == "주":  # 알려주라: a 반말 request, not 하라체
+                return "colloquial", "주+라/EF"
             if last.form in {"오", "시오", "십시오"}:
                 return "formal", f"{last.form}/EF"
             if last.form in _FORMAL_EF:
@@ -90,6 +93,8 @@ class FormalityDetector:
             if last.form in _HEADING_EC and prev in {"대하", "관하", "의하", "따르", "위하"}:
                 return "fragment", f"{prev}+{last.form}/EC"
             return "colloquial", f"{last.form}/EC"
+        if last.tag == "ETN" and last.form in {"ᆷ", "음"}:  # 어떻게 함? 가능함: chat shorthand in a query
+            return "colloquial", f"{last.form}/ETN"
         if last.tag == "ETN" or last.tag == "ETM":
             return "fragment", f"{last.form}/{last.tag}"
         if asks:  # a predicate-less phrase asked with "?" (복학 신청은? 장학금 가능?) is an elliptical chat question

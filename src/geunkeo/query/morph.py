@@ -1,10 +1,10 @@
 """Morphological variants of a query for the BM25 side (seed 000 phase 2): lemma and surface forms from Kiwi.
 
-`noun` mode keeps nouns (and the noun inside 휴학하다); `full` mode adds verb lemmas (the 하다 lemma of a bare verbal
-noun too: 휴학 → 휴학하다), conjugated surface forms of noun+하다 predicates (휴학하다 → 휴학, 휴학하, 휴학한,
-휴학할, 휴학해, …) and, for short queries, the nouns of Kiwi's second-best analysis, which rescues queries Kiwi
-splits differently from the documents (typos, spacing). The pipeline maps
-every variant through the shared analyzer, so only variants that exist in the index's vocabulary survive.
+`noun` mode keeps nouns (and the noun inside 휴학하다); `full` mode adds verb lemmas, conjugated surface forms of
+noun+하다 predicates (휴학하다 → 휴학, 휴학하, 휴학한, 휴학할, 휴학해, …) and, for short queries, the nouns of
+Kiwi's second-best analysis, which rescues queries Kiwi splits differently from the documents (typos, spacing).
+Our BM25 analyzer already lemmatises documents and queries alike, so in term space most variants collapse into
+terms the query has; the pipeline adds only what is new and the ablation benchmark measures what that is worth.
 """
 
 from __future__ import annotations
@@ -58,9 +58,6 @@ def _collect(toks: tuple[Tok, ...], full: bool) -> _Acc:
             if nxt is not None and nxt.tag in ("XSV", "XSA") and nxt.form in ("하", "되"):
                 acc.lemmas.append(f"{t.form}{nxt.form}다")
                 acc.surfaces.extend(t.form + s for s in _SURFACE_SUFFIXES)
-            elif t.tag == "NNG" and len(t.form) > 1:
-                # a bare verbal noun (휴학 방법) also matches passages that use it as a verb (휴학하려는 자)
-                acc.lemmas.append(f"{t.form}하다")
         elif full and t.tag in _VERBS and t.form + "다" not in _SKIP_LEMMAS:
             acc.lemmas.append(t.form + "다")
     return acc

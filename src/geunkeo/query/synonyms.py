@@ -41,7 +41,7 @@ def _covers(member: str, terms: list[str]) -> bool:
         return False
     if not HANGUL.search(member):
         return True  # English terms are stemmed, so they never spell the member out
-    return len("".join(terms)) >= len(member.replace(" ", "")) - 1
+    return len("".join(terms)) >= len(member.replace(" ", ""))
 
 
 class SynonymExpander:
