@@ -28,8 +28,8 @@ def _fake_run(path, faith):
                 "factual_correctness": MetricResult("factual_correctness", 0.9, "m"),
                 "citation_coverage": MetricResult("citation_coverage", 1.0, "m")}
 
-    pipe = EvalPipeline(lambda q: ([Hit(CHUNK, 1.0)], Trace()),
-                        lambda case, hits: Answer(case.query, "휴학은 6학기까지.", case.lang, contexts=hits), metrics)
+    pipe = EvalPipeline(lambda q: ([Hit(CHUNK, 1.0)], Trace(), {}),
+                        lambda case, hits, info: Answer(case.query, "휴학은 6학기까지.", case.lang, contexts=hits), metrics)
     cases = [QACase("q1", "휴학 몇 학기?", reference_answer="6학기"), QACase("q2", "휴학 기간?", reference_answer="6학기")]
     return evaluate_cases(cases, pipe, Settings(), path, eval_id=f"eval_{path.name}")
 

@@ -21,9 +21,9 @@ def _pipeline(faith: float):
     from geunkeo.trace import Trace
 
     def search(q):
-        return [Hit(CHUNK, 1.0)], Trace()
+        return [Hit(CHUNK, 1.0)], Trace(), {}
 
-    def answer(case, hits):
+    def answer(case, hits, info):
         return Answer(case.query, "임플란트는 50% 보장된다. [1]", "ko",
                       [AnswerSentence("임플란트는 50% 보장된다.", [Citation(1, CHUNK.chunk_id, CHUNK.location)])],
                       contexts=hits)

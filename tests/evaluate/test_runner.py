@@ -34,9 +34,9 @@ PLAN = {
 
 def _pipeline():
     def search(query):
-        return [Hit(CHUNKS[c], 1.0 / (i + 1)) for i, c in enumerate(PLAN[query][0])], Trace()
+        return [Hit(CHUNKS[c], 1.0 / (i + 1)) for i, c in enumerate(PLAN[query][0])], Trace(), {}
 
-    def answer(case, hits):
+    def answer(case, hits, info):
         text = PLAN[case.query][1]
         removed = [Removal("phone", "02-123-4567", "해당 부서에 문의", text)] if case.id == "q-halluc" else []
         return Answer(case.query, text, case.lang, [AnswerSentence(text, [Citation(1, hits[0].chunk_id, "")])],
@@ -142,3 +142,23 @@ def test_serving_simulation_in_summary(tmp_path):
     # halluc → regenerate (hallucinated claim); norecall → escalate; ok, en → answer
     assert ex["serving_actions"] == {"answer": 2, "regenerate": 1, "escalate": 1}
     assert ex["deflection_rate"] == 0.25
+
+
+def test_evaluation_view_drops_generic_sentences_and_judges_withheld_drafts():
+    from geunkeo.answer.base import GateDecision
+    from geunkeo.evaluate.runner import evaluation_view
+
+    hit = Hit(CHUNKS["학칙#제12조"], 1.0)
+    warn = Answer("q", "⚠ 근거 불충분. 휴학은 6학기까지 [1].", "ko",
+                  [AnswerSentence("⚠ 근거 불충분.", generic=True),
+                   AnswerSentence("휴학은 6학기까지.", [Citation(1, hit.chunk_id, "")])], contexts=[hit],
+                  gate=GateDecision("warn"))
+    view, what = evaluation_view(warn)
+    assert view.text == "휴학은 6학기까지 [1]." and len(view.sentences) == 1
+    assert what == "served answer without generic sentences" and len(warn.sentences) == 2  # original untouched
+    esc = Answer("q", "담당 부서에 문의해 주시기 바랍니다.", "ko", [AnswerSentence("담당 부서에 문의해 주시기 바랍니다.",
+                                                                   generic=True)],
+                 contexts=[hit], gate=GateDecision("escalate"), draft="휴학은 8학기까지 [1].")
+    view, what = evaluation_view(esc)
+    assert (view.text, view.sentences, what) == ("휴학은 8학기까지 [1].", [], "draft withheld by the serving gate")
+    assert evaluation_view(None) == (None, "no answer")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,13 +34,16 @@ from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
 from geunkeo.retrieve.base import Hit
 from geunkeo.trace import Trace
 
+SEARCH_K = 10  # hits logged and scored by the retrieval metrics
+ANSWER_K = 5  # hits the answer is written from (geunkeo.answer.ask's default)
+
 
 @dataclass
 class EvalPipeline:
     """The system under evaluation, as three calls (plus an optional claim checker for CLIR)."""
 
-    search: Callable[[str], tuple[list[Hit], Trace]]
-    answer: Callable[[QACase, list[Hit]], Answer | None]
+    search: Callable[[str], tuple[list[Hit], Trace, dict[str, Any]]]  # info: e.g. the plan's BM25 terms
+    answer: Callable[[QACase, list[Hit], dict[str, Any]], Answer | None]
     metrics: Callable[[QACase, Answer | None, list[Hit]], dict[str, MetricResult]]
     check_claims: ClaimChecker | None = None
     describe: dict[str, Any] = field(default_factory=dict)
@@ -60,6 +63,24 @@ class RunSummary:
         return self.run_dir / "report.html"
 
 
+def evaluation_view(ans: Answer | None) -> tuple[Answer | None, str]:
+    """What the metrics judge: the generated content, not the serving wrapper around it.
+
+    Generic sentences (the gate's insufficient-evidence notice, contact advice put in by the filter) need no
+    evidence and are left out; an answer the gate withheld (escalate) is judged by its draft, because the
+    evaluation is about what the generator produced — the gate's action is logged next to it."""
+    if ans is None:
+        return None, "no answer"
+    from geunkeo.answer.cited import render
+
+    if ans.gate is not None and ans.gate.action == "escalate" and ans.draft:
+        return replace(ans, text=ans.draft, sentences=[]), "draft withheld by the serving gate"
+    content = [s for s in ans.sentences if not s.generic]
+    if len(content) == len(ans.sentences):
+        return ans, "served answer"
+    return replace(ans, sentences=content, text=render(content)), "served answer without generic sentences"
+
+
 def claims_of(metrics: dict[str, MetricResult], answer: Answer | None,
               check_claims: ClaimChecker | None) -> list[Claim]:
     """The answer's checked claims: from the faithfulness metric's details, else checked here."""
@@ -74,7 +95,7 @@ def claims_of(metrics: dict[str, MetricResult], answer: Answer | None,
 def default_pipeline(index_dir: str | Path, settings: Settings, llm: str | None = None) -> EvalPipeline:
     """The real pipeline: the index's searcher, the answer stage and the metric layer (one embedder)."""
     import geunkeo
-    from geunkeo.answer import ask
+    from geunkeo.answer import answer_hits
     from geunkeo.evaluate.metrics import compute_case_metrics, extract_and_check_claims
 
     if llm:
@@ -84,12 +105,14 @@ def default_pipeline(index_dir: str | Path, settings: Settings, llm: str | None 
     embedder = idx.embedder
     judge = idx.llm() if llm else None
 
-    def search(query: str) -> tuple[list[Hit], Trace]:
-        res = idx.search(query, k=10)
-        return res.hits, res.trace
+    def search(query: str) -> tuple[list[Hit], Trace, dict[str, Any]]:
+        res = idx.search(query, k=SEARCH_K)
+        return res.hits, res.trace, {"terms": res.plan.bm25_terms}
 
-    def answer(case: QACase, hits: list[Hit]) -> Answer | None:
-        return ask(case.query, hits=hits, settings=settings, llm=judge, lang=case.lang)
+    def answer(case: QACase, hits: list[Hit], info: dict[str, Any]) -> Answer | None:
+        # the answer stage reads the top ANSWER_K hits, as `geunkeo ask` does
+        return answer_hits(case.query, hits[:ANSWER_K], settings, answerer="llm" if llm else "extractive",
+                           llm=judge, terms=info.get("terms"))
 
     def metrics(case: QACase, ans: Answer | None, hits: list[Hit]) -> dict[str, MetricResult]:
         return compute_case_metrics(case, ans, hits, settings, embedder=embedder, judge=judge)
@@ -119,21 +142,24 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     eval_id = eval_id or _eval_id(now)
     stamp = now.isoformat().replace("+00:00", "Z")
 
+    judged_what: dict[str, tuple[str, str | None]] = {}
     rows: list[tuple[QACase, list[Hit], Answer | None, dict[str, MetricResult], list[Claim], FlagOutcome,
                      dict[str, float]]] = []
     for i, case in enumerate(cases, 1):
         t = {}
         t0 = time.perf_counter()
-        hits, _trace = pipeline.search(case.query)
+        hits, _trace, info = pipeline.search(case.query)
         t["search"] = (time.perf_counter() - t0) * 1000
         t0 = time.perf_counter()
-        ans = pipeline.answer(case, hits)
+        served = pipeline.answer(case, hits, info)
         t["answer"] = (time.perf_counter() - t0) * 1000
         t0 = time.perf_counter()
+        ans, judged = evaluation_view(served)
         metrics = pipeline.metrics(case, ans, hits)
         claims = claims_of(metrics, ans, pipeline.check_claims)
         t["metrics"] = (time.perf_counter() - t0) * 1000
         rows.append((case, hits, ans, metrics, claims, assign_flag(metrics, claims, profile), t))
+        judged_what[case.id] = (judged, served.text if served else None)
         if progress:
             progress(i, len(cases), case.id)
 
@@ -151,8 +177,10 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
                      "notes": outcome.flag.notes}, deadline_days=es.review_deadline_days)
             rec_flag = flag_record(eval_id, case.id, stamp, outcome, status)
             flags.append(rec_flag)
-            records.append(build_case_log(eval_id, stamp, case, hits, ans, metrics, claims, outcome,
-                                          rec_flag["review_status"], t))
+            rec = build_case_log(eval_id, stamp, case, hits, ans, metrics, claims, outcome,
+                                 rec_flag["review_status"], t)
+            rec["response"]["evaluated"], rec["response"]["served_text"] = judged_what[case.id]
+            records.append(rec)
         # a reused run directory keeps earlier runs' reviews; this run's report shows this run's queue
         review = queue.stats(eval_id)
         queue_items = queue.items(eval_id=eval_id)
