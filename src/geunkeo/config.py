@@ -89,8 +89,13 @@ class LLMSettings(BaseModel):
 class AnswerSettings(BaseModel):
     max_sentences: int = 4
     gate_min_citation_coverage: float = 0.9
-    gate_min_retrieval_confidence: float = 0.0
+    # rank/margin/term-coverage based (answer/gate.py), not a cosine threshold; below it the gate escalates
+    gate_min_retrieval_confidence: float = 0.3
     gate_max_unsupported: int = 0
+    answerer: str = "auto"  # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm"
+    extractive_top_chunks: int = 3
+    gate_max_unverified: int = 0  # amounts/dates/percentages in the answer that no context contains
+    departments_file: str | None = None  # one organisation name per line, recognised by the filter
 
 
 class EvaluateSettings(BaseModel):

@@ -23,6 +23,7 @@ class Citation:
 class AnswerSentence:
     text: str
     citations: list[Citation] = field(default_factory=list)
+    generic: bool = False  # a standard sentence (contact advice, source-language note): needs no citation
 
 
 @dataclass

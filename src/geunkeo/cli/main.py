@@ -20,12 +20,14 @@ from geunkeo.cli import cache_cmds  # noqa: E402
 from geunkeo.cli import eval_cmds  # noqa: E402
 from geunkeo.cli import review_cmds  # noqa: E402
 from geunkeo.cli import patterns_cmds  # noqa: E402
+from geunkeo.cli import answer_cmds  # noqa: E402
 
 corpus_cmds.register(app)
 cache_cmds.register(app)
 eval_cmds.register(app)
 review_cmds.register(app)
 patterns_cmds.register(app)
+answer_cmds.register(app)
 
 
 def main() -> None:

@@ -227,6 +227,8 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
 # -- regulation citations --------------------------------------------------------------------------------------
 
 _REG_WORD = "규정|학칙|약관|규칙|세칙|지침|시행세칙|시행규칙|시행령|법|요강|내규|정관|준칙"
+_SELF_NAMED = {"학칙", "정관"}
+_NOT_NAME_WORDS = {"경우", "따라", "및", "또는", "등", "위", "아래", "다음", "각", "그", "관련", "해당", "이번", "기존"}
 _REG_NOT = ("방법", "불법", "용법", "문법", "편법", "기법", "해법", "어법", "화법")
 _DEICTIC = r"(?:같은|동|이|본|당|해당|관련)"
 # Words of a multi-word regulation name ("장학금 지급 규정") do not end in a particle or verb ending; this keeps
@@ -281,10 +283,17 @@ def extract_citations(text: str) -> list[Entity]:
             plain = m.group("plain")
             if plain.endswith(_REG_NOT) or len(plain) < 2:
                 s = text.rfind("제", 0, m.start("art"))  # "신청 방법 제3조": not a regulation name
-            elif re.fullmatch(f"(?:{_REG_WORD})", plain):
-                reg, ref = plain, "this"  # "규정 제3조": the regulation under discussion
             else:
-                reg, ref = plain, "named"
+                words = plain.split()
+                # "학칙" names itself: "… 경우 학칙 제13조" is not a regulation called "경우 학칙"
+                while len(words) > 1 and (words[-1] in _SELF_NAMED or words[0] in _NOT_NAME_WORDS):
+                    s += len(words[0]) + 1
+                    words = words[1:]
+                plain = " ".join(words)
+                if plain not in _SELF_NAMED and re.fullmatch(f"(?:{_REG_WORD})", plain):
+                    reg, ref = plain, "this"  # "규정 제3조": the regulation under discussion
+                else:
+                    reg, ref = plain, "named"
         art = m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
         para = int(m.group("para")) if m.group("para") else None
         item = m.group("item")

@@ -1,0 +1,53 @@
+"""Answer text ↔ sentences with citations: parse "[n]" markers out of generated text and render them back."""
+
+from __future__ import annotations
+
+import re
+
+from geunkeo.answer.base import AnswerSentence, Citation
+from geunkeo.answer.rewrite import sentence_spans
+from geunkeo.retrieve.base import Hit
+
+_MARK = re.compile(r"\s*[\[【](\d+(?:\s*[,，]\s*\d+)*)[\]】]")
+_LEAD = re.compile(r"^\s*(?:답변|answer)\s*[:：]\s*", re.I)
+
+
+def citation_for(n: int, hits: list[Hit]) -> Citation:
+    c = hits[n - 1].chunk
+    return Citation(n=n, chunk_id=c.chunk_id, location=c.location or c.title)
+
+
+def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[int]]:
+    """Sentences with their citations; also returns the out-of-range numbers that were dropped."""
+    text = _LEAD.sub("", text.strip())
+    out: list[AnswerSentence] = []
+    invalid: list[int] = []
+    for s, e in sentence_spans(text):
+        raw = text[s:e]
+        nums: list[int] = []
+        for m in _MARK.finditer(raw):
+            for part in re.split(r"[,，]", m.group(1)):
+                n = int(part)
+                if 1 <= n <= len(hits):
+                    if n not in nums:
+                        nums.append(n)
+                else:
+                    invalid.append(n)
+        clean = _MARK.sub("", raw).strip()
+        clean = re.sub(r"\s+([.!?])", r"\1", clean)
+        if re.search(r"[가-힣A-Za-z0-9]", clean):
+            out.append(AnswerSentence(text=clean, citations=[citation_for(n, hits) for n in nums]))
+    return out, invalid
+
+
+def render(sentences: list[AnswerSentence]) -> str:
+    """Sentences joined, each with its markers before the final full stop: '… 할 수 있다 [1].'"""
+    parts = []
+    for s in sentences:
+        if not s.citations:
+            parts.append(s.text)
+            continue
+        marks = "".join(f"[{c.n}]" for c in s.citations)
+        m = re.search(r"([.!?。]+[\"'”’)]*)$", s.text)
+        parts.append(f"{s.text[: m.start()]} {marks}{m.group(1)}" if m else f"{s.text} {marks}")
+    return " ".join(parts)

@@ -1,0 +1,104 @@
+"""Extractive answerer (no LLM, the default): the best sentences of the top chunks, each cited.
+
+Sentences come from Kiwi's sentence split (`Analyzer.sentences`) and are scored by the weighted share of the
+query's BM25 terms they contain, plus small bonuses for an early position in the chunk and a high-ranked chunk.
+The chosen ones are shown in reading order (chunk rank, then position). A question in another language than the
+source gets a note saying so, and the source sentences are quoted verbatim rather than translated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from geunkeo.answer.base import Answer, Answerer, AnswerSentence
+from geunkeo.answer.cited import citation_for, render
+from geunkeo.config import AnswerSettings
+from geunkeo.retrieve.base import Hit
+from geunkeo.text.analyzer import get_analyzer
+from geunkeo.text.patterns import detect_lang
+from geunkeo.trace import Trace
+
+_HEADING = re.compile(r"^(?:제\s?\d+\s?조(?:\s?의\s?\d+)?\s?\([^)]{1,30}\)|Article\s+\d+\s*\([^)]{1,40}\))\s*")
+NOTES = {
+    ("en", "ko"): "The source documents are in Korean; the relevant passages are quoted as written.",
+    ("ko", "en"): "관련 원문은 영어로 되어 있어 그대로 인용합니다.",
+}
+NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못했습니다.",
+             "en": "The retrieved documents do not contain an answer to this question."}
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•·▶■□○]|#{1,6}|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s+")
+_ENDED = re.compile(r"(?:[.!?。]|[다요함음임됨])[\"'”’)\]]*$")
+
+
+def source_sentences(text: str) -> list[str]:
+    """Sentences of a chunk worth quoting: split by line first (notices are Markdown-ish), bullets and article
+    headings stripped; headings, metadata and table rows (short lines without a sentence ending) skipped."""
+    analyzer = get_analyzer()
+    out: list[str] = []
+    for line in text.splitlines():
+        line = _HEADING.sub("", _BULLET.sub("", line)).strip()
+        if not line or line.startswith("|") or " | " in line:
+            continue
+        if not _ENDED.search(line) and len(line) < 40:
+            continue
+        for sent in analyzer.sentences(line):
+            sent = _HEADING.sub("", sent).strip()
+            if len(re.sub(r"\W", "", sent)) >= 4:
+                out.append(sent)
+    return out
+
+
+def question_lang(query: str) -> str:
+    return "en" if detect_lang(query) == "en" else "ko"
+
+
+class ExtractiveAnswerer(Answerer):
+    name = "extractive"
+
+    def __init__(self, settings: AnswerSettings | None = None):
+        s = settings or AnswerSettings()
+        self.max_sentences = s.max_sentences
+        self.top_chunks = s.extractive_top_chunks
+
+    def answer(self, query: str, hits: list[Hit], trace: Trace | None = None, *,
+               terms: dict[str, float] | None = None) -> Answer:
+        """Pick, order and cite sentences; `terms` are the query plan's weighted BM25 terms when available."""
+        trace = trace if trace is not None else Trace()
+        lang = question_lang(query)
+        if not hits:
+            return Answer(query=query, text=NOT_FOUND[lang], lang=lang, answerer=self.name, trace=trace,
+                          sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
+        analyzer = get_analyzer()
+        weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
+        total = sum(weights.values()) or 1.0
+        cands: list[tuple[int, int, str]] = []  # (hit index, position, sentence)
+        for r, hit in enumerate(hits[: self.top_chunks]):
+            for p, sent in enumerate(source_sentences(hit.chunk.text)):
+                cands.append((r, p, sent))
+        term_lists = analyzer.terms_batch([c[2] for c in cands])
+        scored = []
+        seen: set[str] = set()
+        for (r, p, sent), sterms in zip(cands, term_lists, strict=True):
+            if sent in seen:
+                continue
+            seen.add(sent)
+            overlap = sum(w for t, w in weights.items() if t in set(sterms)) / total
+            scored.append((overlap + 0.1 / (1 + p) + 0.15 / (1 + r), overlap, r, p, sent))
+        scored.sort(key=lambda x: -x[0])
+        chosen = [x for x in scored if x[1] > 0][: self.max_sentences]
+        if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
+            chosen = [x for x in scored if x[2] == 0][:2]
+        chosen.sort(key=lambda x: (x[2], x[3]))
+        trace.decide("answer.extractive", "sentences chosen", candidates=len(scored), chosen=len(chosen),
+                     overlaps=[round(x[1], 3) for x in chosen])
+        sentences: list[AnswerSentence] = []
+        src_langs = {hits[x[2]].chunk.lang if hits[x[2]].chunk.lang in ("ko", "en") else "ko" for x in chosen}
+        note_lang = next(iter(src_langs - {lang}), None)
+        if note_lang:
+            sentences.append(AnswerSentence(NOTES[(lang, note_lang)], generic=True))
+        for _, _, r, _, sent in chosen:
+            text = f"“{sent}”" if note_lang else sent
+            sentences.append(AnswerSentence(text, citations=[citation_for(r + 1, hits)]))
+        return Answer(query=query, text=render(sentences), lang=lang, sentences=sentences, contexts=list(hits),
+                      answerer=self.name, trace=trace)

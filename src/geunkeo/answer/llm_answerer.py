@@ -1,0 +1,40 @@
+"""LLM answerer: numbered context blocks, seed 002 option B rules, a citation [n] on every sentence."""
+
+from __future__ import annotations
+
+from geunkeo.answer.base import Answer, Answerer
+from geunkeo.answer.cited import parse_cited, render
+from geunkeo.answer.extractive import question_lang
+from geunkeo.answer.prompts import answer_messages
+from geunkeo.config import AnswerSettings
+from geunkeo.errors import LLMBadOutput
+from geunkeo.llm.base import LLM
+from geunkeo.llm.calls import complete_traced
+from geunkeo.retrieve.base import Hit
+from geunkeo.trace import Trace
+
+
+class LLMAnswerer(Answerer):
+    """Generates with `llm`; raises LLMUnavailable / LLMBadOutput so the caller can fall back to extractive."""
+
+    name = "llm"
+
+    def __init__(self, llm: LLM, settings: AnswerSettings | None = None):
+        self.llm = llm
+        self.max_sentences = (settings or AnswerSettings()).max_sentences
+
+    def answer(self, query: str, hits: list[Hit], trace: Trace | None = None, *,
+               avoid: list[str] | None = None, **_: object) -> Answer:
+        """`avoid`: items a previous generation invented (used when the gate asks for one regeneration)."""
+        trace = trace if trace is not None else Trace()
+        lang = question_lang(query)
+        messages = answer_messages(query, hits, lang, self.max_sentences, avoid=avoid)
+        with trace.stage("answer.llm", provider=self.llm.provider, model=self.llm.model, retry=bool(avoid)):
+            completion = complete_traced(self.llm, messages, trace=trace, feature="answer")
+        sentences, invalid = parse_cited(completion.text, hits)
+        if invalid:
+            trace.warn(f"LLM cited context numbers that do not exist: {sorted(set(invalid))}; dropped")
+        if not sentences:
+            raise LLMBadOutput(f"the {self.llm.provider} model returned an empty answer")
+        return Answer(query=query, text=render(sentences), lang=lang, sentences=sentences, contexts=list(hits),
+                      answerer=self.name, trace=trace)

@@ -1,0 +1,156 @@
+"""The answer stage end to end: generate → hallucination filter → serving gate (→ one regeneration) → Answer.
+
+`ask(query, index)` searches an index first; `answer_hits(query, hits)` answers over hits you already have.
+The filter runs after every generation, LLM or extractive. When the LLM is unreachable or not configured the
+extractive answerer answers instead, and the Answer says so (`fallback`, plus a trace warning).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from geunkeo.answer.base import Answer, AnswerSentence, GateDecision
+from geunkeo.answer.cited import render
+from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang
+from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.answer.gate import decide, retrieval_confidence
+from geunkeo.answer.registry import get_answerer, resolve_name
+from geunkeo.config import Settings, load_settings
+from geunkeo.errors import ConfigError, LLMError
+from geunkeo.llm.base import LLM
+from geunkeo.retrieve.base import Hit
+from geunkeo.trace import Trace
+
+WARNING = {
+    "ko": "⚠ 근거 불충분: 이 답변의 일부는 검색된 문서에서 확인되지 않았습니다. 출처를 함께 확인해 주세요.",
+    "en": "⚠ Insufficient evidence (근거 불충분): part of this answer could not be confirmed in the retrieved "
+          "documents; please check the sources.",
+}
+ESCALATION = {
+    "ko": "검색된 문서만으로는 이 질문에 정확히 답하기 어렵습니다. 담당 부서에 직접 문의해 주시기 바랍니다.",
+    "en": "The retrieved documents are not enough to answer this question reliably. Please contact the "
+          "responsible office directly.",
+}
+SOURCES = {"ko": "참고할 수 있는 문서:", "en": "Documents that may help:"}
+
+
+def load_departments(path: str | None) -> tuple[str, ...]:
+    """Organisation names, one per line (blank lines and '#' comments skipped)."""
+    if not path:
+        return ()
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"answer.departments_file {path!r} does not exist; fix the path or unset it")
+    lines = (ln.strip() for ln in p.read_text(encoding="utf-8").splitlines())
+    return tuple(ln for ln in lines if ln and not ln.startswith("#"))
+
+
+def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *, answerer: str | None = None,
+                llm: LLM | None = None, terms: dict[str, float] | None = None,
+                trace: Trace | None = None) -> Answer:
+    """Answer `query` from `hits`: generate, filter, gate. `llm` overrides the configured one (tests, reuse)."""
+    settings = settings or load_settings()
+    trace = trace if trace is not None else Trace()
+    name = resolve_name(answerer, settings) if llm is None or answerer else "llm"
+    filt = HallucinationFilter(load_departments(settings.answer.departments_file))
+    if name == "llm" and llm is None:
+        from geunkeo.llm.registry import get_llm
+
+        llm = get_llm(settings)
+    ans = _generate(name, query, hits, settings, llm, terms, trace)
+    ans = _filtered(ans, hits, filt, trace)
+    with trace.stage("answer.gate"):
+        conf = retrieval_confidence(query, hits)
+        gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf)
+    trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
+    if gate.action == "regenerate":
+        avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
+        try:
+            second = get_answerer("llm", settings, llm).answer(query, hits, trace, avoid=avoid)
+        except LLMError as e:
+            trace.warn(f"regeneration failed ({type(e).__name__}: {e}); the filtered first answer is kept")
+            gate = GateDecision("warn", [*gate.reasons, "regeneration_failed"], gate.checks)
+        else:
+            ans = _filtered(second, hits, filt, trace)
+            first_reasons = gate.reasons
+            with trace.stage("answer.gate", retry=True):
+                gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf)
+            gate.regenerated = True
+            gate.reasons = [f"regenerated once after: {'; '.join(first_reasons)}", *gate.reasons]
+            trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks, retry=True)
+    return _finish(ans, gate, hits, trace)
+
+
+def ask(query: str, index, settings: Settings | None = None, *, k: int = 5, answerer: str | None = None,
+        llm: LLM | None = None) -> Answer:
+    """Search `index` (a directory or an opened `geunkeo.open_index(...)`) and answer from the top `k` hits."""
+    if isinstance(index, str | Path):
+        from geunkeo import open_index
+
+        index = open_index(index, settings)
+    settings = settings or getattr(index, "settings", None) or load_settings()
+    res = index.search(query, k=k)
+    trace = res.trace
+    if llm is None and resolve_name(answerer, settings) == "llm" and hasattr(index, "llm"):
+        llm = index.llm()  # the index's own (cached) LLM client
+    return answer_hits(query, res.hits, settings, answerer=answerer, llm=llm, terms=res.plan.bm25_terms,
+                       trace=trace)
+
+
+# -- steps ------------------------------------------------------------------------------------------------------
+
+
+def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: LLM | None,
+              terms: dict[str, float] | None, trace: Trace) -> Answer:
+    reason = None
+    if name == "llm":
+        if llm is None:
+            reason = "no LLM is configured (llm.provider = 'none')"
+        else:
+            try:
+                with trace.stage("answer.generate", answerer="llm"):
+                    return get_answerer("llm", settings, llm).answer(query, hits, trace)
+            except LLMError as e:
+                reason = f"LLM unavailable ({type(e).__name__}: {e})"
+        trace.warn(f"{reason}; answered with the extractive answerer instead")
+        trace.decide("answer.generate", "fallback to extractive", reason=reason)
+    with trace.stage("answer.generate", answerer="extractive"):
+        ans = ExtractiveAnswerer(settings.answer).answer(query, hits, trace, terms=terms)
+    ans.fallback = reason
+    return ans
+
+
+def _filtered(ans: Answer, hits: list[Hit], filt: HallucinationFilter, trace: Trace) -> Answer:
+    with trace.stage("answer.filter") as rec:
+        res = filt.apply_sentences([s.text for s in ans.sentences], hits, lang=ans.lang)
+        rec.info.update(removed=len(res.report.removed), kept=len(res.report.kept))
+    sentences = []
+    for fs in res.sentences:
+        if fs.source is None:
+            sentences.append(AnswerSentence(fs.text, generic=True))
+        else:
+            orig = ans.sentences[fs.source]
+            sentences.append(AnswerSentence(fs.text, list(orig.citations), orig.generic))
+    for r in res.report.removed:
+        trace.decide("answer.filter", f"removed {r.kind}", value=r.value, replacement=r.replacement)
+    ans.sentences = sentences
+    ans.filter_report = res.report
+    ans.text = render(sentences)
+    return ans
+
+
+def _finish(ans: Answer, gate: GateDecision, hits: list[Hit], trace: Trace) -> Answer:
+    lang = ans.lang if ans.lang in WARNING else question_lang(ans.query)
+    if gate.action == "warn":
+        ans.sentences.insert(0, AnswerSentence(WARNING[lang], generic=True))
+    elif gate.action == "escalate":
+        ans.draft = render(ans.sentences)
+        ans.sentences = [AnswerSentence(ESCALATION[lang], generic=True)]
+    ans.text = render(ans.sentences)
+    if gate.action == "escalate" and hits:
+        listing = "; ".join(f"[{n}] {h.chunk.location or h.chunk.title}" for n, h in enumerate(hits[:3], 1))
+        ans.text += f" {SOURCES[lang]} {listing}"
+    ans.gate = gate
+    ans.contexts = list(hits)
+    ans.trace = trace
+    return ans

@@ -1,0 +1,134 @@
+"""`geunkeo ask` (search + cited answer + filter + gate) and `geunkeo verify` (the filter on a given answer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.panel import Panel
+from rich.table import Table
+
+from geunkeo.cli.common import console, err_console, print_json, settings_from, user_errors
+from geunkeo.errors import ConfigError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ask")(ask_cmd)
+    app.command("verify")(verify_cmd)
+
+
+_GATE_STYLE = {"answer": "green", "warn": "yellow", "regenerate": "yellow", "escalate": "red"}
+
+
+def ask_cmd(
+    query: str = typer.Argument(..., help="The question"),
+    index: Path = typer.Option(..., "--index", "-i", help="Index directory"),
+    llm: str = typer.Option(None, "--llm", help="LLM provider for the answer (ollama, openai, gemini, …)"),
+    model: str = typer.Option(None, "--model", help="LLM model name"),
+    base_url: str = typer.Option(None, "--base-url", help="LLM server URL"),
+    answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm (default from config)"),
+    k: int = typer.Option(5, "-k", help="How many retrieved chunks the answer may use"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Answer a question from an index, with a citation on every sentence."""
+    from geunkeo.answer import ask
+
+    with user_errors():
+        settings = settings_from(llm=llm, model=model, base_url=base_url)
+        ans = ask(query, index, settings, k=k, answerer=answerer)
+    if as_json:
+        print_json(ans.to_dict())
+        return
+    for w in ans.trace.warnings:
+        err_console.print(f"[yellow]warning:[/] {w}")
+    gate = ans.gate
+    style = _GATE_STYLE.get(gate.action, "white") if gate else "white"
+    title = f"{ans.answerer}" + (f" (fallback: {ans.fallback})" if ans.fallback else "")
+    console.print(Panel(ans.text, title=f"“{query}”", subtitle=title, border_style=style))
+    cited = sorted({(c.n, c.location, c.chunk_id) for s in ans.sentences for c in s.citations})
+    if cited:
+        table = Table(title="citations")
+        for col in ("#", "location", "chunk"):
+            table.add_column(col, overflow="fold")
+        for n, loc, cid in cited:
+            table.add_row(f"[{n}]", loc, cid)
+        console.print(table)
+    _print_report(ans.filter_report)
+    if gate:
+        checks = ", ".join(f"{k}={v:g}" for k, v in gate.checks.items())
+        console.print(f"[bold]gate[/] [{style}]{gate.action}[/]{' (regenerated once)' if gate.regenerated else ''}"
+                      f"  [dim]{checks}[/]")
+        for r in gate.reasons:
+            console.print(f"  [dim]- {r}[/]")
+
+
+def verify_cmd(
+    answer: Path = typer.Option(..., "--answer", help="Text file holding the answer to check"),
+    context: list[Path] = typer.Option(..., "--context", help="Context file (repeat): .txt, or .json/.jsonl chunks"),
+    lang: str = typer.Option(None, "--lang", help="ko | en (default: detected from the answer)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Run the hallucination filter on an answer against the given contexts."""
+    from geunkeo.answer.filter import HallucinationFilter
+
+    with user_errors():
+        text = _read(answer)
+        chunks = [c for path in context for c in _contexts(path)]
+        res = HallucinationFilter().apply(text, chunks, lang=lang)
+    if as_json:
+        print_json({
+            "text": res.text,
+            "removed": [{"kind": r.kind, "value": r.value, "replacement": r.replacement}
+                        for r in res.report.removed],
+            "kept": res.report.kept,
+        })
+        return
+    console.print(Panel(res.text, title="filtered answer"))
+    _print_report(res.report)
+
+
+def _print_report(report) -> None:
+    if report.removed:
+        table = Table(title="removed (not in the retrieved contexts)")
+        for col in ("kind", "value", "replacement"):
+            table.add_column(col, overflow="fold")
+        for r in report.removed:
+            table.add_row(r.kind, r.value, r.replacement or "(dropped)")
+        console.print(table)
+    if report.kept:
+        kept = ", ".join(f"{k['kind']}:{k['value']}→[{k['context']}]" for k in report.kept)
+        console.print(f"[bold]kept[/] [dim]{kept}[/]")
+    for u in report.unverified:
+        console.print(f"[yellow]unverified {u['kind']}[/] {u['value']}")
+
+
+def _read(path: Path) -> str:
+    if not path.is_file():
+        raise ConfigError(f"{path} does not exist; pass a text file")
+    return path.read_text(encoding="utf-8")
+
+
+def _contexts(path: Path):
+    """A .txt file is one context titled by its file name; .json holds a chunk or a list, .jsonl one per line."""
+    import json
+
+    from geunkeo.corpus.base import Chunk
+
+    raw = _read(path)
+    if path.suffix in (".json", ".jsonl"):
+        try:
+            items = ([json.loads(ln) for ln in raw.splitlines() if ln.strip()] if path.suffix == ".jsonl"
+                     else json.loads(raw))
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"{path}: not valid JSON ({e}); pass chunk objects or a .txt file") from e
+        items = items if isinstance(items, list) else [items]
+        out = []
+        for i, d in enumerate(items, 1):
+            if not isinstance(d, dict) or "text" not in d:
+                raise ConfigError(f"{path}: item {i} has no 'text' field")
+            out.append(Chunk(chunk_id=d.get("chunk_id", f"{path.stem}#{i}"), doc_id=d.get("doc_id", path.stem),
+                             title=d.get("title", path.stem), text=d["text"],
+                             location=d.get("location", d.get("title", path.stem)), lang=d.get("lang", "ko"),
+                             article=d.get("article"), paragraphs=d.get("paragraphs", [])))
+        return out
+    return [Chunk(chunk_id=path.stem, doc_id=path.stem, title=path.stem, text=raw, location=path.stem)]
