@@ -1,0 +1,100 @@
+"""QueryPipeline: plans, weights, toggles, trace, and bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from geunkeo.config import Settings
+from geunkeo.errors import ConfigError, QueryError
+from geunkeo.query.pipeline import QueryPipeline
+from geunkeo.text.analyzer import get_analyzer
+from geunkeo.trace import Trace
+
+
+@pytest.fixture(scope="module")
+def pipe(tmp_path_factory) -> QueryPipeline:
+    home = tmp_path_factory.mktemp("gk")
+    return QueryPipeline(Settings(query={"pending_queue": str(home / "pending.jsonl"),
+                                         "user_mappings": str(home / "none.json")}))
+
+
+def test_colloquial_plan(pipe):
+    plan = pipe.plan("장학금 언제까지 신청해?")
+    assert plan.formality == "colloquial" and plan.rewritten == "장학금 신청 기한"
+    assert plan.dense_texts == ["장학금 언제까지 신청해?", "장학금 신청 기한"]
+    # the user's own analyzer terms weigh 1.0; the rewrite adds 기한 at 0.7; synonyms at 0.6
+    for t in get_analyzer().terms("장학금 언제까지 신청해?"):
+        assert plan.bm25_terms[t] == 1.0
+    assert plan.bm25_terms["기한"] == 0.7
+    assert plan.bm25_terms["마감"] == 0.6 and plan.info["term_sources"]["마감"] == "기한→마감"
+    assert (plan.fusion, plan.dense_weight, plan.mode) == ("minmax", 0.7, "hybrid")
+
+
+def test_formal_plan_is_untouched_and_uses_base_weights(tmp_path):
+    pipe = QueryPipeline(Settings(query={"pending_queue": str(tmp_path / "p.jsonl")}),
+                         tuned={"fusion": "rrf", "dense_weight": 0.25})
+    q = "휴학 신청 절차는 어떻게 됩니까?"
+    plan = pipe.plan(q)
+    assert plan.rewritten == q and plan.dense_texts == [q]
+    assert set(get_analyzer().terms(q)) <= set(plan.bm25_terms)
+    assert all(w < 1.0 for t, w in plan.bm25_terms.items() if t not in get_analyzer().terms(q))
+    assert (plan.fusion, plan.dense_weight) == ("rrf", 0.25)
+
+
+def test_every_stage_is_timed_and_explained(pipe):
+    trace = Trace()
+    plan = pipe.plan("휴학 어떻게 해?", trace=trace)
+    assert plan.trace is trace
+    names = [s.name for s in trace.stages]
+    assert names == ["query.validate", "query.formality", "query.transform", "query.terms", "query.morph",
+                     "query.synonyms", "query.weights"]
+    decided = {d["stage"]: d for d in trace.decisions}
+    assert decided["query.transform"]["rewritten"] == "휴학 방법"
+    assert decided["query.weights"]["source"] == "formality"
+
+
+def test_overrides_flip_stages_per_call(pipe):
+    q = "등록금 얼마 내야 돼?"
+    off = pipe.plan(q, colloquial=False, morph_expansion=False, synonyms=False, formality_weights=False)
+    assert off.rewritten == q and off.dense_texts == [q]
+    assert set(off.bm25_terms.values()) == {1.0}
+    assert off.dense_weight == 0.3
+    on = pipe.plan(q)
+    assert on.rewritten == "등록금 납부 금액" and on.dense_weight == 0.7 and "수업료" in on.bm25_terms
+    assert pipe.plan(q, mode="bm25", dense_weight=0.0).mode == "bm25"
+    with pytest.raises(ConfigError, match="allowed: colloquial"):
+        pipe.plan(q, rerank=True)
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "\n\t", "\u200b"])
+def test_empty_query_is_a_query_error(pipe, bad):
+    with pytest.raises(QueryError, match="empty"):
+        pipe.plan(bad)
+
+
+def test_non_text_query_is_a_query_error(pipe):
+    with pytest.raises(QueryError, match="must be text"):
+        pipe.plan(None)
+
+
+def test_ten_kilobyte_query_is_truncated_with_a_warning(pipe):
+    q = "휴학 신청 방법과 절차에 대한 질문입니다 " * 500  # ~11 KB
+    plan = pipe.plan(q)
+    limit = pipe.settings.query.max_query_chars
+    assert len(plan.text) <= limit and not plan.text.endswith(" ")
+    assert any("truncated" in w and str(limit) in w for w in plan.trace.warnings)
+    assert plan.bm25_terms["휴학"] == 1.0
+
+
+def test_emoji_only_query_falls_back_to_dense(pipe):
+    plan = pipe.plan("😀🙏🔥")
+    assert plan.bm25_terms == {} and plan.mode == "dense" and plan.dense_texts == ["😀🙏🔥"]
+    assert any("no searchable words" in w for w in plan.trace.warnings)
+
+
+@pytest.mark.parametrize("q", ["휴학 leave of absence 신청 방법 알려줘", "AML 규정 위반 시 제재?", "GPA3.5이상 장학금ㅋㅋ",
+                               "تسجيل 휴학", "Ω≈ç√ 휴학"])
+def test_mixed_script_queries_plan_cleanly(pipe, q):
+    plan = pipe.plan(q)
+    assert plan.bm25_terms and plan.dense_texts[0] == " ".join(q.split())
+    assert plan.lang in ("ko", "en", "mixed")

@@ -1,0 +1,59 @@
+"""HybridWeightOptimizer: formality-driven weights and their precedence."""
+
+from __future__ import annotations
+
+import pytest
+
+from geunkeo.config import RetrieveSettings
+from geunkeo.errors import ConfigError
+from geunkeo.query.weights import HybridWeightOptimizer
+
+TUNED = {"fusion": "rrf", "dense_weight": 0.2}
+
+
+def test_colloquial_leans_dense_as_the_seed_asks():
+    d = HybridWeightOptimizer(RetrieveSettings(), TUNED).decide("colloquial")
+    assert (d.fusion, d.dense_weight, d.bm25_weight, d.source) == ("rrf", 0.7, 0.3, "formality")
+
+
+@pytest.mark.parametrize("label", ["formal", "polite", "fragment", "english"])
+def test_other_registers_use_the_tuned_values(label):
+    d = HybridWeightOptimizer(RetrieveSettings(), TUNED).decide(label)
+    assert (d.fusion, d.dense_weight, d.source) == ("rrf", 0.2, "tuned")
+
+
+def test_defaults_without_tuning():
+    d = HybridWeightOptimizer(RetrieveSettings()).decide("formal")
+    assert (d.fusion, d.dense_weight, d.source) == ("minmax", 0.3, "default")
+
+
+def test_explicit_config_beats_tuned_values():
+    d = HybridWeightOptimizer(RetrieveSettings(dense_weight=0.5), TUNED).decide("formal")
+    assert (d.fusion, d.dense_weight) == ("rrf", 0.5)
+    assert d.source == "tuned+config"
+    d = HybridWeightOptimizer(RetrieveSettings(colloquial_dense_weight=0.6), TUNED).decide("colloquial")
+    assert d.dense_weight == 0.6
+
+
+def test_per_call_override_beats_everything_and_toggle_off_skips_formality():
+    opt = HybridWeightOptimizer(RetrieveSettings(), TUNED)
+    d = opt.decide("colloquial", dense_weight=0.1, fusion="zscore")
+    assert (d.fusion, d.dense_weight, d.source) == ("zscore", 0.1, "override")
+    d = opt.decide("colloquial", enabled=False)
+    assert (d.dense_weight, d.source) == (0.2, "tuned")
+
+
+def test_bad_values_name_the_allowed_ones():
+    with pytest.raises(ConfigError, match="rrf, minmax, zscore"):
+        HybridWeightOptimizer(RetrieveSettings(), {"fusion": "sum"})
+    with pytest.raises(ConfigError, match="between 0 and 1"):
+        HybridWeightOptimizer(RetrieveSettings()).decide("formal", dense_weight=1.5)
+
+
+def test_decisions_are_logged(caplog):
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="geunkeo.query.weights"):
+        HybridWeightOptimizer(RetrieveSettings()).decide("colloquial")
+    rec = caplog.records[-1]
+    assert rec.geunkeo["dense_weight"] == 0.7 and rec.geunkeo["formality"] == "colloquial"
