@@ -75,7 +75,10 @@ class LLMCache:
             raise ConfigError(f"cannot open the LLM cache at {self.path}: {e} — set llm.cache_path or GEUNKEO_HOME") from e
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=10.0)
+        con = sqlite3.connect(self.path, timeout=10.0)
+        # WAL + NORMAL: commits do not fsync (a crash may lose the last few cached answers, never corrupt).
+        con.execute("PRAGMA synchronous=NORMAL")
+        return con
 
     def get(self, key: str) -> Completion | None:
         """The stored completion for `key` (counted as a hit), or None (counted as a miss)."""

@@ -1,0 +1,173 @@
+"""LLM stages end to end: retrieval with and without multi-query, HyDE (content / title / combined) and LLM
+reranking, and latency cold (LLM called) vs cached (answer from the response cache), with whatever LLM is
+configured. Every figure names the model that produced it.
+
+    python benchmarks/llm_stages.py --dataset ../shared/datasets/tydiqa-ko --split dev --max-queries 40 \
+        --provider llamacpp --gguf ~/.geunkeo/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+    python benchmarks/llm_stages.py --cases sample/gold.jsonl --corpus sample/corpus --provider ollama --model qwen2.5:3b
+
+Runs go through the public API, `geunkeo.open_index(DIR).search(q, k=10, multi_query=…, hyde=…)`. Order:
+plain hybrid; multi-query (cold); HyDE content (cold: this generates the one answer+title used by every HyDE
+mode); then every configuration again with the cache warm. `--fresh-cache` empties this benchmark's own LLM
+cache first, so "cold" really calls the model. Metrics by ranx at document level (a document's best chunk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import geunkeo
+from geunkeo.config import Settings
+from geunkeo.index.base import ScoredId
+from geunkeo.llm.cache import LLMCache
+from geunkeo.retrieve.tuning import load_beir_queries, to_doc_scores
+
+ROOT = Path(__file__).resolve().parent.parent
+METRICS = ["recall@1", "recall@5", "recall@10", "mrr@10"]
+# (name, multi_query, hyde, reranker, phase): "cold" runs come first and fill the cache.
+CONFIGS = [
+    ("plain", False, "off", "none", "-"),
+    ("multi_query", True, "off", "none", "cold"),
+    ("hyde_content", False, "content", "none", "cold"),
+    ("multi_query", True, "off", "none", "cached"),
+    ("hyde_content", False, "content", "none", "cached"),
+    ("hyde_title", False, "title", "none", "cached"),
+    ("hyde_combined", False, "combined", "none", "cached"),
+    ("mq+hyde_combined", True, "combined", "none", "cached"),
+]
+RERANK_CONFIGS = [
+    ("rerank_dense", False, "off", "dense", "-"),
+    ("rerank_llm", False, "off", "llm", "cold"),
+    ("rerank_llm", False, "off", "llm", "cached"),
+]
+
+
+def load_cases(path: Path) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
+    """Queries and doc-level qrels from a QACase JSONL file (`expected_doc_ids`)."""
+    from geunkeo.evaluate.datasets import load_cases as _load
+
+    queries, qrels = {}, {}
+    for case in _load(path):
+        if case.expected_doc_ids:
+            queries[case.id] = case.query
+            qrels[case.id] = dict.fromkeys(case.expected_doc_ids, 1)
+    return queries, qrels
+
+
+def evaluate(qrels, runs) -> dict[str, float]:
+    from ranx import Qrels, Run
+    from ranx import evaluate as rx
+
+    runs = {q: (r if r else {"__none__": 0.0}) for q, r in runs.items()}
+    qrels = {q: r for q, r in qrels.items() if q in runs}
+    return {k: round(float(v), 4) for k, v in rx(Qrels(qrels), Run(runs), METRICS, make_comparable=True).items()}
+
+
+def run_config(idx, queries, qrels, multi_query: bool, hyde: str, reranker: str) -> dict:
+    runs, lat, llm_ms, calls, hits, warnings = {}, [], [], 0, 0, 0
+    doc_of = lambda cid: idx.store.get(cid).doc_id  # noqa: E731
+    tokens = 0
+    for qid, text in queries.items():
+        t = time.perf_counter()
+        res = idx.search(text, k=10, multi_query=multi_query, hyde=hyde, reranker=reranker)
+        lat.append((time.perf_counter() - t) * 1000)
+        runs[qid] = to_doc_scores([ScoredId(h.chunk_id, h.score) for h in res.hits], doc_of)
+        llm_ms.append(res.trace.timing("query.llm_stages") + sum(
+            c["ms"] for c in res.trace.llm_calls if c["feature"] == "rerank"))
+        calls += len(res.trace.llm_calls)
+        hits += sum(1 for c in res.trace.llm_calls if c.get("cached"))
+        tokens += sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0)
+                      for c in res.trace.llm_calls if not c.get("cached"))
+        warnings += len(res.trace.warnings)
+    m = evaluate(qrels, runs)
+    m.update(
+        latency_ms_p50=round(statistics.median(lat), 1), latency_ms_mean=round(statistics.fmean(lat), 1),
+        llm_ms_mean=round(statistics.fmean(llm_ms), 1), llm_calls=calls, cache_hits=hits,
+        tokens_generated_or_read=tokens, warnings=warnings,
+    )
+    return m
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dataset", type=Path, help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/)")
+    ap.add_argument("--split", default="dev")
+    ap.add_argument("--cases", type=Path, help="QACase JSONL with expected_doc_ids (instead of --dataset)")
+    ap.add_argument("--corpus", type=Path, help="files or folder indexed for --cases")
+    ap.add_argument("--max-queries", type=int, default=40)
+    ap.add_argument("--provider")
+    ap.add_argument("--model")
+    ap.add_argument("--base-url")
+    ap.add_argument("--gguf", help="llamacpp: local .gguf path")
+    ap.add_argument("--rerank", action="store_true", help="also measure dense and LLM reranking")
+    ap.add_argument("--fresh-cache", action="store_true", help="empty this benchmark's LLM cache first")
+    ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
+    ap.add_argument("--json", type=Path, default=None)
+    args = ap.parse_args(argv)
+    if not args.dataset and not (args.cases and args.corpus):
+        ap.error("give --dataset DIR, or --cases FILE with --corpus PATH")
+
+    llm_cache = args.cache / "llm_stages_llm_cache.sqlite"
+    llm = {"cache_path": str(llm_cache), "timeout_s": 300.0, "max_retries": 1}
+    for key, value in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url),
+                       ("gguf_path", args.gguf)):
+        if value:
+            llm[key] = value
+    base = Settings()
+    llm = {**base.llm.model_dump(), **llm}
+    # A slow local model must not be cut off by the interactive deadline: the benchmark measures it.
+    settings = Settings(llm=llm, query={**base.query.model_dump(), "llm_deadline_s": 600.0})
+    if settings.llm.provider == "none":
+        ap.error("configure an LLM: --provider (ollama, openai, openai-compatible, gemini, llamacpp) or GEUNKEO_LLM__*")
+    if args.fresh_cache:
+        LLMCache(llm_cache).clear()
+
+    if args.dataset:
+        name = args.dataset.name
+        corpus = [args.dataset / "corpus.jsonl"]
+        queries, qrels = load_beir_queries(args.dataset, args.split)
+    else:
+        name = args.cases.stem
+        corpus = [args.corpus]
+        queries, qrels = load_cases(args.cases)
+    if args.max_queries:
+        queries = dict(list(queries.items())[: args.max_queries])
+        qrels = {q: qrels[q] for q in queries}
+    index_dir = args.cache / name / "all" / "index"
+    report = geunkeo.build_index([str(p) for p in corpus], index_dir, settings)
+    print(f"index {index_dir}: {report.documents} docs, {report.chunks} chunks", file=sys.stderr)
+    idx = geunkeo.open_index(index_dir, settings)
+    idx.search("warm up 워밍업", k=5)  # Kiwi + embedder load, excluded from latency
+    model = f"{idx.llm().provider}:{idx.llm().model}"
+    out = {"dataset": name, "split": args.split if args.dataset else None, "queries": len(queries),
+           "llm": model, "settings": {"temperature": settings.llm.temperature}, "configs": {}}
+    print(f"{len(queries)} queries, LLM {model}", file=sys.stderr)
+
+    for cfg_name, mq, hyde, rr, phase in CONFIGS + (RERANK_CONFIGS if args.rerank else []):
+        label = cfg_name if phase == "-" else f"{cfg_name}[{phase}]"
+        t = time.perf_counter()
+        m = run_config(idx, queries, qrels, mq, hyde, rr)
+        m["wall_s"] = round(time.perf_counter() - t, 1)
+        out["configs"][label] = m
+        print(f"{label:26s} " + " ".join(f"{k}={v}" for k, v in m.items()), file=sys.stderr, flush=True)
+
+    plain = out["configs"]["plain"]["latency_ms_p50"]
+    out["cached_latency_ratio_vs_plain"] = {
+        k: round(v["latency_ms_p50"] / plain, 2) for k, v in out["configs"].items() if k.endswith("[cached]")
+    }
+    stats = LLMCache(llm_cache).stats()
+    out["llm_cache"] = {"entries": stats.entries, "hits": stats.hits, "misses": stats.misses}
+    text = json.dumps(out, ensure_ascii=False, indent=2)
+    if args.json:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
