@@ -48,6 +48,9 @@ def render(sentences: list[AnswerSentence]) -> str:
             parts.append(s.text)
             continue
         marks = "".join(f"[{c.n}]" for c in s.citations)
-        m = re.search(r"([.!?。]+[\"'”’)]*)$", s.text)
+        if s.text.endswith(("”", "\"")):  # a quotation: the marker goes after it, not inside
+            parts.append(f"{s.text} {marks}")
+            continue
+        m = re.search(r"([.!?。]+[\"'’)]*)$", s.text)
         parts.append(f"{s.text[: m.start()]} {marks}{m.group(1)}" if m else f"{s.text} {marks}")
     return " ".join(parts)

@@ -1,0 +1,177 @@
+"""Answerers, the serving gate and the answer pipeline, with hits built here and a scripted LLM double."""
+
+from __future__ import annotations
+
+import pytest
+
+from geunkeo.answer import answer_hits
+from geunkeo.answer.base import Answer, AnswerSentence, Citation, FilterReport
+from geunkeo.answer.extractive import ExtractiveAnswerer
+from geunkeo.answer.gate import decide, retrieval_confidence
+from geunkeo.answer.pipeline import ESCALATION, WARNING
+from geunkeo.config import AnswerSettings, Settings
+from geunkeo.corpus.base import Chunk
+from geunkeo.errors import ConfigError, LLMUnavailable
+from geunkeo.llm.base import LLM, Completion
+from geunkeo.retrieve.base import Hit
+
+CONTACT = "자세한 연락처는 해당 부서에 직접 문의해 주시기 바랍니다."
+
+
+def _hits() -> list[Hit]:
+    c12 = Chunk("학칙#제12조", "학칙", "학칙",
+                "제12조(휴학) ① 학생은 질병, 군 입대 또는 그 밖의 부득이한 사유로 휴학할 수 있다.\n"
+                "② 휴학은 학기 개시일부터 30일 이내에 신청하여야 한다.\n"
+                "③ 휴학 기간은 통산 3년을 넘을 수 없다. 다만, 군 입대에 따른 휴학은 그 기간에 포함하지 아니한다.",
+                "학칙 제12조(휴학)", article="제12조", paragraphs=["제1항", "제2항", "제3항"])
+    c13 = Chunk("학칙#제13조", "학칙", "학칙",
+                "제13조(복학) ① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다.\n"
+                "② 복학 신청은 학사지원팀(02-880-1234)에 한다.",
+                "학칙 제13조(복학)", article="제13조", paragraphs=["제1항", "제2항"])
+    return [Hit(c12, 0.9, ranks={"bm25": 1, "dense": 1}), Hit(c13, 0.5, ranks={"bm25": 2, "dense": 2})]
+
+
+class ScriptedLLM(LLM):
+    """Replies from a list, one per call; an exception in the list is raised instead."""
+
+    provider = "scripted"
+    model = "test"
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+        self.calls = []
+
+    def complete(self, messages, *, json=False, temperature=None, max_tokens=None):
+        self.calls.append(messages)
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        return Completion(text=reply, model=self.model, provider=self.provider)
+
+
+def test_extractive_picks_cites_and_orders_sentences():
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("휴학 기간은 얼마나 되나요?", _hits())
+    assert ans.text == (
+        "① 학생은 질병, 군 입대 또는 그 밖의 부득이한 사유로 휴학할 수 있다 [1]. "
+        "③ 휴학 기간은 통산 3년을 넘을 수 없다 [1]. "
+        "다만, 군 입대에 따른 휴학은 그 기간에 포함하지 아니한다 [1]. "
+        "① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다 [2]."
+    )
+    assert [c.chunk_id for s in ans.sentences for c in s.citations] == ["학칙#제12조"] * 3 + ["학칙#제13조"]
+
+
+def test_extractive_says_the_source_is_korean_for_an_english_question():
+    ans = ExtractiveAnswerer(AnswerSettings(max_sentences=2)).answer("What is the maximum leave period?", _hits())
+    assert ans.lang == "en"
+    assert ans.text == (
+        "The source documents are in Korean; the relevant passages are quoted as written. "
+        "“① 학생은 질병, 군 입대 또는 그 밖의 부득이한 사유로 휴학할 수 있다.” [1] "
+        "“② 휴학은 학기 개시일부터 30일 이내에 신청하여야 한다.” [1]"
+    )
+    assert ans.sentences[0].generic and not ans.sentences[0].citations
+
+
+def test_default_pipeline_is_extractive_cited_and_answered():
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings())
+    assert ans.answerer == "extractive" and ans.fallback is None
+    assert ans.gate.action == "answer"
+    assert ans.gate.checks["citation_coverage"] == 1.0
+    assert ans.filter_report.removed == []
+    assert [s.name for s in ans.trace.stages] == ["answer.generate", "answer.filter", "answer.gate"]
+
+
+def test_llm_answer_with_invented_contact_is_filtered_then_regenerated_once():
+    llm = ScriptedLLM([
+        "휴학은 학기 개시일부터 30일 이내에 신청해야 합니다 [1]. 신청은 학술연구지원팀(02-1234-5678)에 하세요 [1].",
+        "휴학은 학기 개시일부터 30일 이내에 신청해야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다 [1].",
+    ])
+    ans = answer_hits("휴학 신청 기한은 언제인가요?", _hits(), Settings(), llm=llm)
+    assert len(llm.calls) == 2
+    retry_prompt = llm.calls[1][-1].content
+    assert "학술연구지원팀, 02-1234-5678" in retry_prompt
+    assert ans.answerer == "llm"
+    assert ans.gate.action == "answer" and ans.gate.regenerated
+    assert ans.gate.reasons[0].startswith("regenerated once after: unsupported_items: 2 removed")
+    assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청해야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다 [1]."
+    system = llm.calls[0][0].content
+    assert "검색 결과에 없는 연락처(전화번호, 팩스, 이메일, 웹 주소)는 절대 생성하지 마세요." in system
+    assert "[1] 학칙 제12조(휴학)\n제12조(휴학) ①" in llm.calls[0][1].content
+
+
+def test_second_generation_still_inventing_is_shown_filtered_with_a_warning():
+    bad = "신청은 학술연구지원팀(02-1234-5678)에 하세요 [1]."
+    ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), Settings(), llm=ScriptedLLM([bad, bad]))
+    assert ans.gate.action == "warn" and ans.gate.regenerated
+    assert ans.text == f"{WARNING['ko']} 신청은 담당 부서에 하세요 [1]. {CONTACT}"
+    assert [(r.kind, r.value) for r in ans.filter_report.removed] == [
+        ("department", "학술연구지원팀"), ("phone", "02-1234-5678")]
+
+
+def test_llm_down_falls_back_to_extractive_and_says_so():
+    llm = ScriptedLLM([LLMUnavailable("connection refused by 127.0.0.1:9")])
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), llm=llm)
+    assert ans.answerer == "extractive"
+    assert ans.fallback == "LLM unavailable (LLMUnavailable: connection refused by 127.0.0.1:9)"
+    assert any("answered with the extractive answerer instead" in w for w in ans.trace.warnings)
+    assert ans.text.endswith("① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다 [2].")
+    assert ans.trace.llm_calls[0]["error"] == "connection refused by 127.0.0.1:9"
+
+
+def test_llm_answerer_without_a_configured_llm_falls_back():
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), answerer="llm")
+    assert ans.answerer == "extractive"
+    assert ans.fallback == "no LLM is configured (llm.provider = 'none')"
+
+
+def test_uncited_llm_sentences_get_the_insufficient_evidence_warning():
+    llm = ScriptedLLM(["휴학은 30일 이내에 신청합니다 [1]. 늦으면 신청할 수 없습니다. 기간은 3년입니다 [7]."])
+    ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
+    assert ans.gate.action == "warn"
+    assert ans.gate.checks["citation_coverage"] == pytest.approx(1 / 3, abs=1e-4)
+    assert ans.text.startswith(WARNING["ko"] + " 휴학은 30일 이내에 신청합니다 [1].")
+    assert "LLM cited context numbers that do not exist: [7]; dropped" in ans.trace.warnings
+
+
+def test_no_hits_escalates():
+    ans = answer_hits("기숙사 식당 메뉴", [], Settings())
+    assert ans.gate.action == "escalate"
+    assert ans.text == ESCALATION["ko"]
+
+
+def test_unknown_answerer_names_the_choices():
+    with pytest.raises(ConfigError, match="choose one of auto, extractive, llm"):
+        answer_hits("휴학", _hits(), Settings(), answerer="magic")
+
+
+# -- gate ---------------------------------------------------------------------------------------------------------
+
+def _answer(sentences, hits, removed=0) -> Answer:
+    report = FilterReport()
+    report.removed = [object()] * removed
+    return Answer(query="q", text="", lang="ko", sentences=sentences, contexts=hits, filter_report=report)
+
+
+def test_retrieval_confidence_from_ranks_and_margin():
+    hits = _hits() + [Hit(_hits()[1].chunk, 0.2, ranks={"bm25": 3})]
+    hits[0].ranks = {"bm25": 1, "dense": 3}
+    hits[0].score, hits[1].score = 1.0, 0.6
+    conf, parts = retrieval_confidence("What is the leave period?", hits)  # English query: no term coverage
+    assert parts == {"agreement": pytest.approx(0.6667, abs=1e-4), "margin": 0.5}
+    assert conf == pytest.approx(0.5833, abs=1e-4)
+
+
+def test_gate_decisions():
+    s = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3)
+    cited = AnswerSentence("가", [Citation(1, "a", "a")])
+    plain = AnswerSentence("나")
+    hits = _hits()
+    ok = (0.8, {})
+    assert decide(_answer([cited], hits), s, can_regenerate=True, confidence=ok).action == "answer"
+    assert decide(_answer([cited, plain], hits), s, can_regenerate=True, confidence=ok).action == "warn"
+    assert decide(_answer([cited], hits, 1), s, can_regenerate=True, confidence=ok).action == "regenerate"
+    assert decide(_answer([cited], hits, 1), s, can_regenerate=False, confidence=ok).action == "warn"
+    assert decide(_answer([plain], hits, 1), s, can_regenerate=False, confidence=ok).action == "escalate"
+    low = decide(_answer([cited], hits), s, can_regenerate=True, confidence=(0.1, {}))
+    assert low.action == "escalate" and low.reasons == ["retrieval_low_confidence: 0.10 < 0.30"]
+    generic_only = _answer([AnswerSentence(CONTACT, generic=True)], hits)
+    assert decide(generic_only, s, can_regenerate=False, confidence=ok).action == "escalate"
