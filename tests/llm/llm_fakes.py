@@ -34,10 +34,12 @@ def ok_body(provider: str, text: str, model: str = "test-model") -> str:
 
 
 class FakeServer:
-    """Answers every POST with the next scripted response (the last one repeats)."""
+    """Answers every POST with the next scripted response (the last one repeats), or by `route`."""
 
-    def __init__(self):
+    def __init__(self, route=None):
         self.script: list[tuple[int, dict, str, float]] = []
+        # route(json body) -> response body: answers by request content instead of by script order
+        self.route = route
         self.requests: list[tuple[str, dict, dict]] = []  # (path, headers, json body)
         self._lock = threading.Lock()
         server = self
@@ -52,7 +54,11 @@ class FakeServer:
                     body = {"_raw": raw.decode("utf-8", "replace")}
                 with server._lock:
                     server.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                    status, headers, text, delay = server.script.pop(0) if len(server.script) > 1 else server.script[0]
+                    if server.route is not None:
+                        status, headers, text, delay = 200, {}, server.route(body), 0.0
+                    else:
+                        status, headers, text, delay = (server.script.pop(0) if len(server.script) > 1
+                                                        else server.script[0])
                 if delay:
                     time.sleep(delay)
                 data = text.encode("utf-8")
