@@ -176,3 +176,20 @@ def test_concurrency_limit_is_respected(server):
         t.join()
     assert len(server.requests) == 5
     assert peak[0] == 2
+
+
+def test_async_calls_run_concurrently(server):
+    import asyncio
+    import time
+
+    server.reply(200, ok_body("openai", "pong"), delay=1.0)
+    llm = make("openai", server.url, concurrency=4)
+
+    async def three():
+        return await asyncio.gather(*(llm.acomplete(MESSAGES) for _ in range(3)))
+
+    start = time.perf_counter()
+    outs = asyncio.run(three())
+    elapsed = time.perf_counter() - start
+    assert [o.text for o in outs] == ["pong"] * 3
+    assert elapsed < 2.0  # three 1 s calls overlapped instead of queueing (≥ 3 s)
