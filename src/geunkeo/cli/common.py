@@ -14,7 +14,7 @@ from geunkeo.config import Settings
 from geunkeo.errors import GeunkeoError
 
 console = Console()
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 @contextmanager
