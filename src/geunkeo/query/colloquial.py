@@ -185,24 +185,28 @@ class ColloquialTransformer:
 
     # -- rebuilding -------------------------------------------------------------------------------------------
     def _rebuild(self, text: str, toks: tuple[Tok, ...], matches: list[ColloquialPattern]) -> tuple[str, int]:
-        """Content words in order, then the formal replacements; returns the text and the leftover colloquial chars."""
-        content: list[str] = []
-        intents: list[str] = []
+        """Per sentence, content words in order then the formal replacements; returns the text and the leftover
+        colloquial chars. Sentences are rebuilt one by one so an intent stays next to the words it asks about."""
+        out: list[str] = []
         leftover = 0
-        pos = 0
-        for m in [*matches, None]:
-            gap_end = m.start if m is not None else len(text)
-            for s, e in _words(text, pos, gap_end):
-                word, colloquial = _normalise_word(text, s, e, toks)
-                leftover += (e - s) if colloquial else 0
-                if word:
-                    content.append(word)
-            if m is not None:
-                # a verb lemma's noun (떼 → 발급) is content and stays in place; question intents go last
-                (content if m.kind == "lemma" else intents).append(m.formal)
-                pos = m.end
+        for lo, hi in _sentences(text):
+            content: list[str] = []
+            intents: list[str] = []
+            pos = lo
+            for m in [*(m for m in matches if lo <= m.start < hi), None]:
+                gap_end = m.start if m is not None else hi
+                for s, e in _words(text, pos, gap_end):
+                    word, colloquial = _normalise_word(text, s, e, toks)
+                    leftover += (e - s) if colloquial else 0
+                    if word:
+                        content.append(word)
+                if m is not None:
+                    # a verb lemma's noun (떼 → 발급) is content and stays in place; question intents go last
+                    (content if m.kind == "lemma" else intents).append(m.formal)
+                    pos = max(pos, m.end)
+            out.extend(" ".join(content + intents).split())
         words: list[str] = []
-        for w in " ".join(content + intents).split():
+        for w in out:
             if w not in words or w == "시":  # 시 may legitimately repeat ("휴학 시 … 복학 시")
                 words.append(w)
         return " ".join(words), leftover
@@ -215,6 +219,16 @@ class ColloquialTransformer:
                                "formality": res.formality, "reason": res.reason}},
         )
         return res
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans: a sentence ends at ?, ! or . followed by a space (3.5 and 제1.2항 stay whole)."""
+    spans, lo = [], 0
+    for m in re.finditer(r"[?!.]+(?=\s)", text):
+        spans.append((lo, m.end()))
+        lo = m.end()
+    spans.append((lo, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
 def _words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
