@@ -14,7 +14,7 @@ Amounts, dates and percentages are checked too but only reported (`FilterReport.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from geunkeo.answer.base import FilterReport, Removal
 from geunkeo.answer.context import ContextIndex
@@ -41,6 +41,7 @@ _NEEDS_OBJECT = re.compile(
     r"contact|visit|reach|phone|fax|number|see|from|by))\s*[:：]?\s*$", re.I)
 _DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame)", re.I)
 _CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
+_JOIN = " \x00 "
 
 
 @dataclass
@@ -97,12 +98,13 @@ class HallucinationFilter:
         out: list[FilteredSentence] = []
         contact_done = any(_CITE_MARK.sub("", s).strip() == phrases["contact"] for s in sentences)
         state = {"last_named": None}
+        per_sentence = self._entities(sentences)
         for i, sent in enumerate(sentences):
             if _CITE_MARK.sub("", sent).strip() == phrases["contact"]:
                 if not any(o.generic for o in out):
                     out.append(FilteredSentence(phrases["contact"], None, generic=True))
                 continue
-            bad = self._check(sent, ctx, report, state)
+            bad = self._check(sent, per_sentence[i], ctx, report, state)
             if not bad:
                 out.append(FilteredSentence(sent, i))
                 continue
@@ -123,8 +125,24 @@ class HallucinationFilter:
         return FilterResult(text=text, sentences=out, report=report)
 
     # -- checking -----------------------------------------------------------------------------------------------
-    def _check(self, sent: str, ctx: ContextIndex, report: FilterReport, state: dict) -> list[Entity]:
-        ents = extract_all(sent, self.known_departments)
+    def _entities(self, sentences: list[str]) -> list[list[Entity]]:
+        """Entities of each sentence, from one extraction pass over all of them (one pass per answer is what
+        keeps the filter within its latency budget). NUL between sentences: no pattern crosses it."""
+        joined = _JOIN.join(sentences)
+        starts, pos = [], 0
+        for sent in sentences:
+            starts.append(pos)
+            pos += len(sent) + len(_JOIN)
+        out: list[list[Entity]] = [[] for _ in sentences]
+        i = 0
+        for e in extract_all(joined, self.known_departments):
+            while i + 1 < len(starts) and e.start >= starts[i + 1]:
+                i += 1
+            out[i].append(replace(e, start=e.start - starts[i], end=e.end - starts[i]))
+        return out
+
+    def _check(self, sent: str, ents: list[Entity], ctx: ContextIndex, report: FilterReport,
+               state: dict) -> list[Entity]:
         cites = [e for e in ents if e.kind == "citation"]
         bad: list[Entity] = []
         prev_regs: list[str] | None = None

@@ -1,0 +1,148 @@
+"""Hallucination-filter benchmark: latency on a ~1,000-character answer over 5 contexts, and leak /
+over-removal counts on the written test set (tests/answer/data/filter_cases.json).
+
+    .venv/bin/python benchmarks/answer_filter.py [--runs 500] [--json]
+
+The timed answer mixes supported and invented phones, e-mails, departments and citations, so every code
+path (extraction, checks, rewriting, particle repair) runs. Each run builds the context index from scratch,
+as the pipeline does per answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.corpus.base import Chunk
+from geunkeo.text.entities import extract_contacts
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "tests" / "answer" / "data" / "filter_cases.json"
+
+ANSWER_SENTENCES = [
+    "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1].",
+    "「학칙」 제12조 제1항에 따라 질병이나 군 입대 등 부득이한 사유가 있으면 휴학할 수 있습니다 [1].",
+    "휴학 기간은 통산 3년을 넘을 수 없으며, 군 입대에 따른 휴학은 그 기간에 포함하지 않습니다 [1].",
+    "복학 신청은 학사지원팀(02-880-1234, haksa@snu-example.ac.kr)에 하시면 됩니다 [2].",
+    "신청서 양식은 학술연구지원팀(02-1234-5678)에서 받을 수 있습니다 [2].",
+    "등록금 반환은 「등록금 반환 규정」 제5조에 따르며, 반환 신청은 재무과에 합니다 [3].",
+    "성적우수장학금은 장학금 지급 규정 제5조 제2항에 따라 학생지원센터 장학팀에서 접수합니다 [4].",
+    "장학금 관련 문의는 scholarship@snu-example.ac.kr로 보내 주세요 [4].",
+    "같은 규정 제40조에 따라 장학금을 환수할 수도 있습니다 [5].",
+    "자세한 일정은 https://portal.snu-example.ac.kr/notice/2025 에서 확인하십시오 [3].",
+    "휴학 중에는 학생생활상담센터의 상담 프로그램을 이용할 수 없습니다 [1].",
+    "그 밖의 사항은 「학사운영규정」 제8조를 따르며, 담당은 교무처 학사관리과입니다 [2].",
+]
+
+
+def _contexts() -> list[Chunk]:
+    def c(cid, title, loc, art, text):
+        return Chunk(cid, title, title, text, loc, article=art)
+
+    return [
+        c("학칙#12", "학칙", "학칙 제12조(휴학)", "제12조",
+          "제12조(휴학) ① 학생은 질병, 군 입대 또는 그 밖의 부득이한 사유로 휴학할 수 있다.\n② 휴학은 학기 개시일부터 "
+          "30일 이내에 신청하여야 한다.\n③ 휴학 기간은 통산 3년을 넘을 수 없다. 다만, 군 입대에 따른 휴학은 그 기간에 "
+          "포함하지 아니한다."),
+        c("학칙#13", "학칙", "학칙 제13조(복학)", "제13조",
+          "제13조(복학) ① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다.\n② 복학 신청은 학사지원팀(02-880-1234, "
+          "haksa@snu-example.ac.kr)에 한다."),
+        c("학칙#30", "학칙", "학칙 제30조(등록금의 반환)", "제30조",
+          "제30조(등록금의 반환) 등록금의 반환은 「등록금 반환 규정」 제5조에 따른다. 반환 신청은 재무과에 한다. 학사 일정은 "
+          "https://portal.snu-example.ac.kr/notice/2025 에 게시한다."),
+        c("장학#5", "장학금 지급 규정", "장학금 지급 규정 제5조(성적우수장학금)", "제5조",
+          "제5조(성적우수장학금) ① 직전 학기 평점평균이 3.5 이상인 학생에게 성적우수장학금을 지급한다.\n② 장학금 신청은 "
+          "학생지원센터 장학팀(전화 031-123-4567, scholarship@snu-example.ac.kr)에서 접수한다."),
+        c("장학#12", "장학금 지급 규정", "장학금 지급 규정 제12조(장학금의 환수)", "제12조",
+          "제12조(장학금의 환수) 장학생이 자퇴하거나 제적된 경우에는 지급한 장학금을 환수할 수 있다. 제5조에 따른 장학금도 "
+          "같다."),
+    ]
+
+
+def _answer(target: int = 1000) -> str:
+    text, i = "", 0
+    while len(text) < target:
+        text += ("" if not text else " ") + ANSWER_SENTENCES[i % len(ANSWER_SENTENCES)]
+        i += 1
+    return text
+
+
+def latency(runs: int) -> dict:
+    filt, answer, contexts = HallucinationFilter(), _answer(), _contexts()
+    res = filt.apply(answer, contexts)  # warm-up (regex compilation) and a sanity check
+    wall, cpu = [], []
+    for _ in range(runs):
+        t, c = time.perf_counter(), time.thread_time()
+        filt.apply(answer, contexts)
+        cpu.append((time.thread_time() - c) * 1000)
+        wall.append((time.perf_counter() - t) * 1000)
+    wall.sort()
+    cpu.sort()
+
+    def pct(xs: list[float], q: float) -> float:
+        return round(xs[int(q * (len(xs) - 1))], 3)
+
+    # wall time includes waiting for a CPU on a shared machine; thread CPU time is the filter's own cost
+    return {"answer_chars": len(answer), "contexts": len(contexts), "runs": runs,
+            "p50_ms": round(statistics.median(wall), 3), "p95_ms": pct(wall, 0.95), "max_ms": round(wall[-1], 3),
+            "cpu_p50_ms": round(statistics.median(cpu), 3), "cpu_p95_ms": pct(cpu, 0.95),
+            "load_avg_1min": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
+            "removed_per_answer": len(res.report.removed), "kept_per_answer": len(res.report.kept)}
+
+
+def test_set() -> dict:
+    data = json.loads(CASES.read_text(encoding="utf-8"))
+    filt = HallucinationFilter()
+    exact = leaks = legit = legit_removed = invented = 0
+    leaked, over = [], []
+    for case in data["cases"]:
+        chunks = [Chunk(**c) for name in case["contexts"] for c in data["contexts"][name]]
+        out = filt.apply(case["answer"], chunks, lang=case["lang"]).text
+        exact += out == case["expected"]
+        for v in case["invented"]:
+            invented += 1
+            keys = {c.norm for c in extract_contacts(v) if c.norm}
+            if v in out or keys & {c.norm for c in extract_contacts(out)}:
+                leaks += 1
+                leaked.append(f"{case['id']}: {v}")
+        for v in case["legit"]:
+            legit += 1
+            if v not in out:
+                legit_removed += 1
+                over.append(f"{case['id']}: {v}")
+    n = len(data["cases"])
+    return {"cases": n, "exact_outputs": exact, "invented_items": invented, "leaked": leaks,
+            "legit_items": legit, "legit_removed": legit_removed,
+            "over_removal_rate": round(legit_removed / legit, 4) if legit else None,
+            "leaked_items": leaked, "over_removed_items": over}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=500)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out = {"latency": latency(args.runs), "test_set": test_set()}
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    lat, ts = out["latency"], out["test_set"]
+    print(f"filter latency: {lat['answer_chars']}-char answer, {lat['contexts']} contexts, {lat['runs']} runs: "
+          f"wall p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms, max {lat['max_ms']} ms; "
+          f"thread CPU p50 {lat['cpu_p50_ms']} ms, p95 {lat['cpu_p95_ms']} ms "
+          f"(load average {lat['load_avg_1min']} on {lat['cpus']} CPUs; "
+          f"{lat['removed_per_answer']} removed, {lat['kept_per_answer']} kept per answer)")
+    print(f"test set: {ts['cases']} cases, {ts['exact_outputs']} exact outputs; invented items {ts['invented_items']}, "
+          f"leaked {ts['leaked']}; legitimate items {ts['legit_items']}, removed {ts['legit_removed']} "
+          f"({ts['over_removal_rate']:.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
