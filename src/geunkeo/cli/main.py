@@ -21,6 +21,7 @@ from geunkeo.cli import eval_cmds  # noqa: E402
 from geunkeo.cli import review_cmds  # noqa: E402
 from geunkeo.cli import patterns_cmds  # noqa: E402
 from geunkeo.cli import answer_cmds  # noqa: E402
+from geunkeo.cli import serve_cmds  # noqa: E402
 
 corpus_cmds.register(app)
 cache_cmds.register(app)
@@ -28,6 +29,7 @@ eval_cmds.register(app)
 review_cmds.register(app)
 patterns_cmds.register(app)
 answer_cmds.register(app)
+serve_cmds.register(app)
 
 
 def main() -> None:
