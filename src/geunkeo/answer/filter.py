@@ -13,6 +13,7 @@ Amounts, dates and percentages are checked too but only reported (`FilterReport.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field, replace
 
@@ -49,6 +50,7 @@ class FilteredSentence:
     text: str
     source: int | None  # index of the input sentence; None for the added contact sentence
     generic: bool = False  # the standard contact sentence (no citation needed)
+    anchor: int = 0  # the input sentence it stands at (for re-joining with the original spacing)
 
 
 @dataclass
@@ -85,8 +87,17 @@ class HallucinationFilter:
 
     def apply(self, text: str, contexts, lang: str | None = None) -> FilterResult:
         """Filter a whole answer text (citation markers [n] may be in it)."""
-        sents = [text[s:e] for s, e in sentence_spans(text)]
-        return self.apply_sentences(sents, contexts, lang=lang or _lang_of(text))
+        spans = sentence_spans(text)
+        res = self.apply_sentences([text[s:e] for s, e in spans], contexts, lang=lang or _lang_of(text))
+        # re-join with the answer's own spacing (line breaks of lists survive); added sentences get a space
+        parts, prev = [], None
+        for o in res.sentences:
+            if parts:
+                parts.append(text[spans[o.anchor - 1][1] : spans[o.anchor][0]] if o.anchor != prev else " ")
+            parts.append(o.text)
+            prev = o.anchor
+        res.text = "".join(parts)
+        return res
 
     def apply_sentences(self, sentences: list[str], contexts, lang: str = "ko") -> FilterResult:
         """Filter an answer given as sentences; the result keeps track of which input sentence each came from."""
@@ -102,24 +113,25 @@ class HallucinationFilter:
         for i, sent in enumerate(sentences):
             if _CITE_MARK.sub("", sent).strip() == phrases["contact"]:
                 if not any(o.generic for o in out):
-                    out.append(FilteredSentence(phrases["contact"], None, generic=True))
+                    out.append(FilteredSentence(phrases["contact"], None, generic=True, anchor=i))
                 continue
             bad = self._check(sent, per_sentence[i], ctx, report, state)
             if not bad:
-                out.append(FilteredSentence(sent, i))
+                out.append(FilteredSentence(sent, i, anchor=i))
                 continue
             new, whole, needs_contact, repl = _rewrite(sent, bad, lang)
             for e in bad:
                 report.removed.append(Removal(e.kind, e.text, repl.get(id(e), phrases["contact"]), sent))
             if whole:
                 if not contact_done:
-                    out.append(FilteredSentence(phrases["contact"], None, generic=True))
+                    out.append(FilteredSentence(phrases["contact"], None, generic=True, anchor=i))
                     contact_done = True
                 continue
             if new and not residual_is_empty(new):
-                out.append(FilteredSentence(_close(new) if needs_contact and not contact_done else new, i))
+                out.append(FilteredSentence(_close(new) if needs_contact and not contact_done else new, i,
+                                            anchor=i))
             if needs_contact and not contact_done:
-                out.append(FilteredSentence(phrases["contact"], None, generic=True))
+                out.append(FilteredSentence(phrases["contact"], None, generic=True, anchor=i))
                 contact_done = True
         text = " ".join(o.text for o in out)
         return FilterResult(text=text, sentences=out, report=report)
@@ -154,13 +166,13 @@ class HallucinationFilter:
                 if hit is None:
                     bad.append(e)
                 else:
-                    report.kept.append(_kept(e, ctx, hit[1]))
+                    _keep(report, _kept(e, ctx, hit[1]))
             elif e.kind == "department":
                 n = ctx.department(e)
                 if n is None:
                     bad.append(e)
                 else:
-                    report.kept.append(_kept(e, ctx, n))
+                    _keep(report, _kept(e, ctx, n))
             elif e.kind == "citation":
                 regs, kind_word = self._resolve(e, state, prev_regs)
                 prev_regs = regs
@@ -172,7 +184,7 @@ class HallucinationFilter:
                     item = _kept(e, ctx, doc.n)
                     art_text = doc.articles.get(e.article)
                     item["article_text" if art_text else "evidence"] = (art_text or evidence).strip()[:600]
-                    report.kept.append(item)
+                    _keep(report, item)
             elif ctx.number(e) is None:
                 report.unverified.append({"kind": e.kind, "value": e.text, "sentence": sent})
         return bad
@@ -190,6 +202,13 @@ class HallucinationFilter:
         if e.ref == "bare":
             return prev_regs, ""
         return None, kind_word
+
+
+def _keep(report: FilterReport, item: dict[str, str]) -> None:
+    """Record a supported item once per (kind, value, context)."""
+    key = (item["kind"], item["value"], item["context"])
+    if not any((k["kind"], k["value"], k["context"]) == key for k in report.kept):
+        report.kept.append(item)
 
 
 def _kept(e: Entity, ctx: ContextIndex, n: int) -> dict[str, str]:
@@ -251,6 +270,8 @@ def _rewrite(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, bool, dic
             inner = inner[: e.start - gs - 1] + inner[e.end - gs - 1 :]
         inner = re.sub(r"참조|참고|see|cf\.?|according to|under|per", " ", inner, flags=re.I)
         if residual_is_empty(inner):
+            if gs > 0 and s[gs - 1] == " " and ge < len(s) and re.match(r"[가-힣]", s[ge]):
+                gs -= 1  # "팀 (…)에서" → "팀에서": the particle re-attaches to its noun
             edits.append((gs, ge, ""))
             for e in items:
                 repl[id(e)] = phrases["contact"] if e.is_contact else ""
@@ -268,9 +289,17 @@ def _rewrite(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, bool, dic
             attached = bool(re.match(r"[가-힣A-Za-z0-9]", nxt)) or bool(
                 re.match(r"\s+(?![,/·;]|또는|or\b|및|and\b|\[\d)", nxt) and not re.match(r"\s*$", nxt))
             # the second item of a list ("A 또는 B입니다") goes with its separator, whatever follows it
-            in_list = bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : e.start], re.I)) and not any(
-                x is not e and x.is_contact and 0 <= a - x.end <= 12 for x in bad)  # the item before must stay
+            in_list = (bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : e.start], re.I))
+                       and bool(re.search(r"[\dA-Za-z]\)?$", s[:a]))  # after another contact, not a word
+                       and not any(x is not e and x.is_contact and 0 <= a - x.end <= 12 for x in bad))
             if not in_list and (attached or _NEEDS_OBJECT.search(s[:a])):
+                salvaged = _salvage_head(s, e.start, lang)
+                if salvaged is not None:  # "…받으며, 문의는 02-…로 하세요" → "…받습니다." + contact sentence
+                    head, limit = salvaged
+                    inside = [x for x in bad if x.end <= limit]
+                    new, _, _, repl = _rewrite(head, inside, lang) if inside else (head, False, False, {})
+                    repl.update({id(x): phrases["contact"] for x in bad if x not in inside})
+                    return new, False, True, repl
                 return "", True, True, {id(x): phrases["contact"] for x in bad}
             edits.append((a, b, ""))
             repl[id(e)] = phrases["contact"]
@@ -290,6 +319,53 @@ def _rewrite(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, bool, dic
     if lang == "en":
         new = capitalize_first(new)
     return new, False, needs_contact, repl
+
+
+_KO_CLAUSE = re.compile(r"([가-힣]+),\s+")
+_EN_CLAUSE = re.compile(r"(?:,\s+(?:and|but|while|whereas)\s+|;\s+)")
+_JONGSEONG_B = 17  # ㅂ as a final consonant
+
+
+def _final_form(word: str) -> str | None:
+    """'받으며' → '받습니다', '신청하고' → '신청합니다', '지급되며' → '지급됩니다', '팀이며' → '팀입니다';
+    None when the connective ending is not one of these."""
+    for ending in ("으며", "지만", "며", "고"):
+        if word.endswith(ending) and len(word) > len(ending):
+            stem = word[: -len(ending)]
+            break
+    else:
+        return None
+    if ending == "으며":
+        return stem + "습니다"
+    last = stem[-1]
+    code = ord(last) - 0xAC00
+    if not 0 <= code <= 11171:
+        return None
+    if code % 28:  # consonant-final stem: 받고 → 받습니다
+        return stem + "습니다"
+    if last == "이" and len(stem) > 1:  # copula after a noun: 학사지원팀이며 → 학사지원팀입니다
+        return stem[:-1] + "입니다"
+    return stem[:-1] + chr(ord(last) + _JONGSEONG_B) + "니다"  # 하 → 합니다, 되 → 됩니다, 보내 → 보냅니다
+
+
+def _salvage_head(s: str, pos: int, lang: str) -> tuple[str, int] | None:
+    """The sentence's clauses before the one at `pos`, closed as a sentence of their own, when that can be done
+    cleanly (Korean connective endings -며/-으며/-고/-지만; English ', and' / ', but' / ';'). Also returns up to
+    where the head keeps the original offsets."""
+    if lang == "en":
+        cuts = list(_EN_CLAUSE.finditer(s, 0, pos))
+        if cuts and len(s[: cuts[-1].start()].split()) >= 3:
+            return s[: cuts[-1].start()].rstrip() + ".", cuts[-1].start()
+        return None
+    cuts = list(_KO_CLAUSE.finditer(s, 0, pos))
+    if not cuts or not s[: cuts[-1].start(1)].split():
+        return None
+    word = cuts[-1].group(1)
+    final = _final_form(word)
+    if final is None:
+        return None
+    same = len(os.path.commonprefix([word, final]))
+    return s[: cuts[-1].start(1)] + final + ".", cuts[-1].start(1) + same
 
 
 def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:

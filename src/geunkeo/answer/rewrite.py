@@ -118,6 +118,7 @@ def tidy(text: str) -> str:
     text = re.sub(r",\s*([.!?])", r"\1", text)
     text = re.sub(r",\s*,", ",", text)
     text = re.sub(r"^[\s,;:]+", "", text)
+    text = re.sub(r"\s*[:：]\s*([.!?]|$)", r"\1", text)  # a label whose value was removed
     return text.strip()
 
 
