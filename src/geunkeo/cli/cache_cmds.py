@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from geunkeo.cli.common import console, err_console, print_json, settings_from, user_errors
@@ -89,11 +90,11 @@ def ping_cmd(
         if as_json:
             print_json(result)
         else:
-            err_console.print(f"[bold red]{llm.provider} unreachable:[/] {e}")
+            err_console.print(f"[bold red]{llm.provider} unreachable:[/] {escape(str(e))}")
         raise typer.Exit(1) from None
     result.update(ok=True, ms=round(out.ms, 1), reply=out.text.strip()[:80], model=out.model,
                   prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens)
     if as_json:
         print_json(result)
         return
-    console.print(f"[green]ok[/] {llm.provider} {out.model}: {out.ms:.0f} ms, reply {result['reply']!r}")
+    console.print(f"[green]ok[/] {llm.provider} {escape(out.model)}: {out.ms:.0f} ms, reply {escape(repr(result['reply']))}")

@@ -38,7 +38,7 @@ def _load(path: str, n_ctx: int, threads: int | None):
 class LlamaCppLLM(RemoteLLM):
     provider = "llamacpp"
 
-    def __init__(self, gguf_path: str | None, *, n_ctx: int = 4096, threads: int | None = None, **kwargs):
+    def __init__(self, gguf_path: str | None, *, n_ctx: int = 8192, threads: int | None = None, **kwargs):
         if not gguf_path:
             raise ConfigError(
                 "the llamacpp provider needs llm.gguf_path (a local .gguf file); "
