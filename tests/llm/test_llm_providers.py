@@ -4,6 +4,7 @@ malformed JSON, 429 with Retry-After, connection refused (with the cool-down tha
 from __future__ import annotations
 
 import socket
+import sys
 
 import pytest
 from llm_fakes import FakeServer, ok_body
@@ -193,3 +194,38 @@ def test_async_calls_run_concurrently(server):
     elapsed = time.perf_counter() - start
     assert [o.text for o in outs] == ["pong"] * 3
     assert elapsed < 2.0  # three 1 s calls overlapped instead of queueing (≥ 3 s)
+
+
+def test_llamacpp_missing_package_says_how_to_install(tmp_path, monkeypatch):
+    gguf = tmp_path / "tiny.gguf"
+    gguf.write_bytes(b"GGUF")
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import fails as if not installed
+    llm = create_provider(LLMSettings(provider="llamacpp", gguf_path=str(gguf)))
+    with pytest.raises(LLMUnavailable, match=r"pip install 'geunkeo\[llamacpp\]'"):
+        llm.complete(MESSAGES)
+
+
+def test_llamacpp_request_mapping(tmp_path, monkeypatch):
+    import types
+
+    seen = {}
+
+    class FakeLlama:
+        def __init__(self, model_path, n_ctx, n_threads, verbose):
+            seen["init"] = (model_path, n_ctx)
+
+        def create_chat_completion(self, **kw):
+            seen["call"] = kw
+            return {"choices": [{"message": {"content": '{"ok": 1}'}}],
+                    "usage": {"prompt_tokens": 9, "completion_tokens": 4}}
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", types.SimpleNamespace(Llama=FakeLlama))
+    gguf = tmp_path / "qwen-tiny.gguf"
+    gguf.write_bytes(b"GGUF")
+    llm = create_provider(LLMSettings(provider="llamacpp", gguf_path=str(gguf)))
+    out = llm.complete(MESSAGES, json=True, max_tokens=20)
+    assert (out.text, out.model, out.prompt_tokens, out.completion_tokens) == ('{"ok": 1}', "qwen-tiny", 9, 4)
+    assert seen["init"] == (str(gguf), 8192)
+    assert seen["call"]["response_format"] == {"type": "json_object"}
+    assert seen["call"]["max_tokens"] == 20
+    assert seen["call"]["messages"][0] == {"role": "system", "content": "Be brief."}
