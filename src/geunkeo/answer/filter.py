@@ -389,5 +389,9 @@ def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:
     for j in reversed(junctions):
         head, rest = text[:j], text[j:]
         if head and re.match(r"[가-힣]", head[-1]):
-            text = head + fix_particle(head, rest)
+            group = re.match(r"\([^()]*\)", rest)  # "담당 부서(내선 1234)으로": the particle after the aside
+            if group:
+                text = head + group.group(0) + fix_particle(head, rest[group.end() :])
+            else:
+                text = head + fix_particle(head, rest)
     return tidy(text)

@@ -65,6 +65,13 @@ _PHONE_FAKE = _first(
     "0Xx(1", r"(?<![\dA-Za-z\-.])(?:(?:0[\dXx]{1,2}|[Xx]{2,3}|\(0\d{1,2}\))[-.\s]" + _PH + r"{3,4}[-.\s]" + _PH + r"{4}"
     r"|1[5-8]\d\d[-.\s][Xx*○●□]{4})(?![\dA-Za-z])"
 )
+# other countries' numbers in English answers: +1-800-555-0199, (800) 555-0199, 1800-555-0199, +44 20 7946 0958
+_PHONE_OTHER = _first(
+    "+(0-9", r"(?<![\dA-Za-z\-.])(?:\+(?!82)\d{1,3}[-.\s]?\(?\d{1,4}\)?(?:[-.\s]?\d{2,4}){2,3}"
+    r"|(?:1[-.\s]?)?\(?[2-9]\d{2}\)?[-.\s]\d{3}[-.\s]\d{4})(?![\dA-Za-z])"
+)
+# extensions: 내선 1234, (교내 2345), ext. 1234
+_PHONE_EXT = _first("내교eE", r"(?:내선|교내)\s?(?:번호\s?)?\d{3,5}(?!\d)|(?i:ext\.?|extension)\s?\d{2,5}(?!\d)")
 _FAX_LABEL = re.compile(r"(?:팩스|fax|f\.|facsimile)\s*(?:번호|no\.?|number)?\s*[:：)]?\s*\(?\s*$", re.I)
 _EMAIL = re.compile(r"(?<![A-Za-z0-9.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _URL_CHARS = r"[^\s\x00<>()\[\]{}\"'「」가-힣,]"
@@ -112,7 +119,8 @@ def extract_contacts(text: str) -> list[Entity]:
         if free(s, e) and "." in v:
             found.append(Entity("url", v, s, e, url_key(v)))
             taken.append((s, e))
-    for rx, fake in ((_PHONE_FAKE, True), (_PHONE_INTL, False), (_PHONE_KR, False), (_PHONE_REP, False)):
+    for rx, fake in ((_PHONE_FAKE, True), (_PHONE_INTL, False), (_PHONE_KR, False), (_PHONE_REP, False),
+                     (_PHONE_OTHER, False), (_PHONE_EXT, False)):
         for m in rx.finditer(text):
             s, e = m.start(), m.end()
             v = m.group(0)
@@ -121,7 +129,9 @@ def extract_contacts(text: str) -> list[Entity]:
             if fake and not re.search(r"[Xx*○●□]", v):
                 continue  # a real number: the precise patterns below handle it
             key = phone_key(v)
-            if not fake and not 8 <= len(key) <= 11:
+            if rx is _PHONE_EXT:
+                key = "ext" + key
+            elif not fake and not 8 <= len(key) <= (13 if rx is _PHONE_OTHER else 11):
                 continue
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
             found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
