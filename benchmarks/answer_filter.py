@@ -2,6 +2,12 @@
 over-removal counts on the written test set (tests/answer/data/filter_cases.json).
 
     .venv/bin/python benchmarks/answer_filter.py [--runs 500] [--json]
+    .venv/bin/python benchmarks/answer_filter.py --gate-index DIR [--gold sample/gold]
+
+With --gate-index, the serving gate is also run (extractive answers, k=5) on the gold questions of an index
+built from sample/corpus (all answerable) and on off-topic questions written here (none answerable): how
+often each is escalated, and how well the retrieval confidence separates queries whose top 3 hits hold a
+relevant chunk from those whose do not (ROC AUC).
 
 The timed answer mixes supported and invented phones, e-mails, departments and citations, so every code
 path (extraction, checks, rewriting, particle repair) runs. Each run builds the context index from scratch,
@@ -123,12 +129,69 @@ def test_set() -> dict:
             "leaked_items": leaked, "over_removed_items": over}
 
 
+OFF_TOPIC = [
+    "도서관은 주말에 몇 시까지 여나요?", "교내 주차 등록은 어떻게 하나요?", "학생증을 잃어버렸는데 재발급 받으려면?",
+    "학생식당 오늘 점심 메뉴 알려줘", "셔틀버스 시간표 어디서 봐?", "캠퍼스 와이파이 비밀번호가 뭐예요?",
+    "동아리 새로 만들려면 몇 명이 필요해?", "체육관 대관 신청 방법", "취업 박람회는 언제 열리나요?",
+    "교내 복사기는 어디에 있나요?", "What are the library opening hours on weekends?",
+    "How do I get a campus parking permit?", "Where can I print documents on campus?",
+    "When does the campus shuttle bus run?", "How do I reset my campus Wi-Fi password?",
+]
+
+
+def _auc(pos: list[float], neg: list[float]) -> float | None:
+    if not pos or not neg:
+        return None
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return round(wins / (len(pos) * len(neg)), 4)
+
+
+def gate_calibration(index_dir: str, gold_dir: str) -> dict:
+    from collections import Counter
+
+    import geunkeo
+    from geunkeo.answer import ask
+
+    idx = geunkeo.open_index(index_dir)
+    gold = Path(gold_dir)
+    queries = [json.loads(ln) for ln in (gold / "queries.jsonl").read_text(encoding="utf-8").splitlines() if ln]
+    qrels: dict[str, set[str]] = {}
+    for ln in (gold / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        qid, cid, score = ln.split("\t")
+        if float(score) > 0:
+            qrels.setdefault(qid, set()).add(cid)
+    rows = []
+    for q in queries:
+        ans = ask(q["text"], idx, k=5, answerer="extractive")
+        rel = any(h.chunk_id in qrels.get(q["_id"], ()) for h in ans.contexts[:3])
+        rows.append(("gold", ans.gate.action, ans.gate.checks["retrieval_confidence"], rel))
+    for text in OFF_TOPIC:
+        ans = ask(text, idx, k=5, answerer="extractive")
+        rows.append(("off_topic", ans.gate.action, ans.gate.checks["retrieval_confidence"], False))
+    out: dict = {"threshold": idx.settings.answer.gate_min_retrieval_confidence}
+    for group in ("gold", "off_topic"):
+        g = [r for r in rows if r[0] == group]
+        acts = Counter(r[1] for r in g)
+        out[group] = {"questions": len(g), "actions": dict(acts),
+                      "escalated": round(acts.get("escalate", 0) / len(g), 4),
+                      "mean_confidence": round(statistics.mean(r[2] for r in g), 4)}
+    out["gold"]["relevant_in_top3"] = sum(r[3] for r in rows if r[0] == "gold")
+    out["auc_relevant_top3_vs_not"] = _auc([r[2] for r in rows if r[3]], [r[2] for r in rows if not r[3]])
+    out["auc_gold_vs_off_topic"] = _auc([r[2] for r in rows if r[0] == "gold"],
+                                        [r[2] for r in rows if r[0] == "off_topic"])
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=500)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--gate-index", help="index built from sample/corpus: also calibrate the serving gate")
+    ap.add_argument("--gold", default=str(ROOT / "sample" / "gold"))
     args = ap.parse_args()
     out = {"latency": latency(args.runs), "test_set": test_set()}
+    if args.gate_index:
+        out["gate"] = gate_calibration(args.gate_index, args.gold)
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
@@ -141,6 +204,14 @@ def main() -> int:
     print(f"test set: {ts['cases']} cases, {ts['exact_outputs']} exact outputs; invented items {ts['invented_items']}, "
           f"leaked {ts['leaked']}; legitimate items {ts['legit_items']}, removed {ts['legit_removed']} "
           f"({ts['over_removal_rate']:.1%})")
+    if "gate" in out:
+        g = out["gate"]
+        for group in ("gold", "off_topic"):
+            print(f"gate on {group}: {g[group]['questions']} questions, actions {g[group]['actions']}, escalated "
+                  f"{g[group]['escalated']:.1%}, mean retrieval confidence {g[group]['mean_confidence']}")
+        print(f"retrieval confidence (threshold {g['threshold']}): ROC AUC relevant-in-top-3 vs not "
+              f"{g['auc_relevant_top3_vs_not']} (gold questions with a relevant top-3 hit: "
+              f"{g['gold']['relevant_in_top3']}), gold vs off-topic {g['auc_gold_vs_off_topic']}")
     return 0
 
 
