@@ -88,13 +88,14 @@ def test_style_balance(queries):
 
 def test_languages_match_styles(queries, chunks, qrels):
     for q in queries:
+        langs = {chunks[c].lang for c in qrels[q["_id"]]}
         if q["style"] in ("formal", "colloquial", "fragment"):
-            assert q["lang"] == "ko", q["_id"]
+            assert q["lang"] == "ko" and langs == {"ko"}, q["_id"]
         elif q["style"] == "english":
-            assert q["lang"] == "en" and all(
-                c.startswith("policy/") for c in qrels[q["_id"]]), q["_id"]
+            assert q["lang"] == "en" and langs == {"en"}, q["_id"]
+            assert all(c.startswith("policy/") for c in qrels[q["_id"]]), q["_id"]
         else:  # crosslingual: some relevant chunk is in the other language
-            assert any(chunks[c].lang != q["lang"] for c in qrels[q["_id"]]), q["_id"]
+            assert langs - {q["lang"]}, q["_id"]
         # The reference answer is written in the question's language (a quoted Korean name is fine).
         assert detect_lang(q["answer"]) == q["lang"], q["_id"]
         assert detect_lang(q["text"]) == q["lang"], q["_id"]
