@@ -13,33 +13,22 @@ Amounts, dates and percentages are checked too but only reported (`FilterReport.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field, replace
 
 from geunkeo.answer.base import FilterReport, Removal
 from geunkeo.answer.context import ContextIndex
+from geunkeo.answer.edits import rewrite_sentence
 from geunkeo.answer.rewrite import (
-    LABEL_WORDS,
     PHRASES,
-    capitalize_first,
-    fix_particle,
     residual_is_empty,
     sentence_spans,
-    tidy,
 )
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
 from geunkeo.text.entities import Entity, extract_all, reg_key
 from geunkeo.text.patterns import detect_lang
 
-_SEP_LEFT = re.compile(r"(?:\s*(?:[,/·;]|또는|및|or|and)\s*)?(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
-_SEP_RIGHT = re.compile(r"^\s*(?:[,/·;]|또는|및|or|and)\s*", re.I)
-# A Korean word ending in a particle, or an English verb/preposition, needs the contact after it: the sentence
-# cannot lose just the number ("연락처는 02-… .", "reach them at .").
-_NEEDS_OBJECT = re.compile(
-    r"(?:[가-힣](?:는|은|이|가|을|를|로|에|의|도|와|과)|\b(?:at|via|to|on|is|are|was|call|dial|email|e-mail|"
-    r"contact|visit|reach|phone|fax|number|see|from|by))\s*[:：]?\s*$", re.I)
 _DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame)", re.I)
 _CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _JOIN = " \x00 "
@@ -119,7 +108,7 @@ class HallucinationFilter:
             if not bad:
                 out.append(FilteredSentence(sent, i, anchor=i))
                 continue
-            new, whole, needs_contact, repl = _rewrite(sent, bad, lang)
+            new, whole, needs_contact, repl = rewrite_sentence(sent, bad, lang)
             for e in bad:
                 report.removed.append(Removal(e.kind, e.text, repl.get(id(e), phrases["contact"]), sent))
             if whole:
@@ -226,172 +215,3 @@ def _close(sent: str) -> str:
 
 def _lang_of(text: str) -> str:
     return "en" if detect_lang(text) == "en" else "ko"
-
-
-# -- rewriting --------------------------------------------------------------------------------------------------
-
-
-def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
-    open_ = s.rfind("(", 0, start)
-    if open_ == -1 or ")" in s[open_:start]:
-        return None
-    close = s.find(")", end)
-    if close == -1 or "(" in s[end:close]:
-        return None
-    return open_, close + 1
-
-
-def _delete_span(s: str, e: Entity) -> tuple[int, int]:
-    """The span to cut for a list item: the item, its label and one separator (left, else right)."""
-    left = _SEP_LEFT.search(s[: e.start])
-    start = left.start() if left and left.group(0) else e.start
-    end = e.end
-    if start == e.start or not re.match(r"\s*(?:[,/·;]|또는|및|or|and)", left.group(0) if left else "", re.I):
-        right = _SEP_RIGHT.match(s[e.end :])
-        if right and start == e.start:
-            end = e.end + right.end()
-    return start, end
-
-
-def _rewrite(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, bool, dict[int, str]]:
-    """(new sentence, replace whole sentence?, append contact sentence?, replacement per entity id)."""
-    phrases = PHRASES[lang]
-    edits: list[tuple[int, int, str]] = []
-    repl: dict[int, str] = {}
-    needs_contact = False
-    groups: dict[tuple[int, int], list[Entity]] = {}
-    loose: list[Entity] = []
-    for e in bad:
-        g = _paren_group(s, e.start, e.end)
-        (groups.setdefault(g, []) if g else loose).append(e)
-    for (gs, ge), items in groups.items():
-        inner = s[gs + 1 : ge - 1]
-        for e in sorted(items, key=lambda x: -x.start):
-            inner = inner[: e.start - gs - 1] + inner[e.end - gs - 1 :]
-        inner = re.sub(r"참조|참고|see|cf\.?|according to|under|per", " ", inner, flags=re.I)
-        if residual_is_empty(inner):
-            if gs > 0 and s[gs - 1] == " " and ge < len(s) and re.match(r"[가-힣]", s[ge]):
-                gs -= 1  # "팀 (…)에서" → "팀에서": the particle re-attaches to its noun
-            edits.append((gs, ge, ""))
-            for e in items:
-                repl[id(e)] = phrases["contact"] if e.is_contact else ""
-                needs_contact |= e.is_contact
-        else:
-            for e in items:
-                a, b = _delete_span(s, e)
-                edits.append((a, b, ""))
-                repl[id(e)] = phrases["contact"] if e.is_contact else ""
-                needs_contact |= e.is_contact
-    for e in loose:
-        if e.is_contact:
-            nxt = s[e.end :]
-            a, b = _delete_span(s, e)
-            attached = bool(re.match(r"[가-힣A-Za-z0-9]", nxt)) or bool(
-                re.match(r"\s+(?![,/·;]|또는|or\b|및|and\b|\[\d)", nxt) and not re.match(r"\s*$", nxt))
-            # the second item of a list ("A 또는 B입니다") goes with its separator, whatever follows it
-            in_list = (bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : e.start], re.I))
-                       and bool(re.search(r"[\dA-Za-z]\)?$", s[:a]))  # after another contact, not a word
-                       and not any(x is not e and x.is_contact and 0 <= a - x.end <= 12 for x in bad))
-            if not in_list and (attached or _NEEDS_OBJECT.search(s[:a])):
-                salvaged = _salvage_head(s, e.start, lang)
-                if salvaged is not None:  # "…받으며, 문의는 02-…로 하세요" → "…받습니다." + contact sentence
-                    head, limit = salvaged
-                    inside = [x for x in bad if x.end <= limit]
-                    new, _, _, repl = _rewrite(head, inside, lang) if inside else (head, False, False, {})
-                    repl.update({id(x): phrases["contact"] for x in bad if x not in inside})
-                    return new, False, True, repl
-                return "", True, True, {id(x): phrases["contact"] for x in bad}
-            edits.append((a, b, ""))
-            repl[id(e)] = phrases["contact"]
-            needs_contact = True
-        else:
-            word = phrases[e.kind]
-            start = e.start
-            if lang == "en" or e.text[:1].isascii():
-                m = re.search(r"\bthe\s+$", s[: e.start], re.I)
-                start = m.start() if m else e.start
-                word = PHRASES["en"][e.kind] if lang == "en" else word
-            edits.append((start, e.end, word))
-            repl[id(e)] = word
-    new = _apply(s, edits)
-    if residual_is_empty(new):
-        return "", True, True, {id(x): phrases["contact"] for x in bad}
-    if lang == "en":
-        new = capitalize_first(new)
-    return new, False, needs_contact, repl
-
-
-_KO_CLAUSE = re.compile(r"([가-힣]+),\s+")
-_EN_CLAUSE = re.compile(r"(?:,\s+(?:and|but|while|whereas)\s+|;\s+)")
-_JONGSEONG_B = 17  # ㅂ as a final consonant
-
-
-def _final_form(word: str) -> str | None:
-    """'받으며' → '받습니다', '신청하고' → '신청합니다', '지급되며' → '지급됩니다', '팀이며' → '팀입니다';
-    None when the connective ending is not one of these."""
-    for ending in ("으며", "지만", "며", "고"):
-        if word.endswith(ending) and len(word) > len(ending):
-            stem = word[: -len(ending)]
-            break
-    else:
-        return None
-    if ending == "으며":
-        return stem + "습니다"
-    last = stem[-1]
-    code = ord(last) - 0xAC00
-    if not 0 <= code <= 11171:
-        return None
-    if code % 28:  # consonant-final stem: 받고 → 받습니다
-        return stem + "습니다"
-    if last == "이" and len(stem) > 1:  # copula after a noun: 학사지원팀이며 → 학사지원팀입니다
-        return stem[:-1] + "입니다"
-    return stem[:-1] + chr(ord(last) + _JONGSEONG_B) + "니다"  # 하 → 합니다, 되 → 됩니다, 보내 → 보냅니다
-
-
-def _salvage_head(s: str, pos: int, lang: str) -> tuple[str, int] | None:
-    """The sentence's clauses before the one at `pos`, closed as a sentence of their own, when that can be done
-    cleanly (Korean connective endings -며/-으며/-고/-지만; English ', and' / ', but' / ';'). Also returns up to
-    where the head keeps the original offsets."""
-    if lang == "en":
-        cuts = list(_EN_CLAUSE.finditer(s, 0, pos))
-        if cuts and len(s[: cuts[-1].start()].split()) >= 3:
-            return s[: cuts[-1].start()].rstrip() + ".", cuts[-1].start()
-        return None
-    cuts = list(_KO_CLAUSE.finditer(s, 0, pos))
-    if not cuts or not s[: cuts[-1].start(1)].split():
-        return None
-    word = cuts[-1].group(1)
-    final = _final_form(word)
-    if final is None:
-        return None
-    same = len(os.path.commonprefix([word, final]))
-    return s[: cuts[-1].start(1)] + final + ".", cuts[-1].start(1) + same
-
-
-def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:
-    """Apply non-overlapping edits, re-choose particles at every junction, then tidy."""
-    edits = sorted(edits)
-    merged: list[tuple[int, int, str]] = []
-    for a, b, r in edits:
-        if merged and a < merged[-1][1]:  # overlapping (an item inside a dropped group): keep the wider edit
-            pa, pb, pr = merged[-1]
-            merged[-1] = (pa, max(pb, b), pr if pb >= b else r)
-            continue
-        merged.append((a, b, r))
-    out, junctions, pos = [], [], 0
-    for a, b, r in merged:
-        out.append(s[pos:a])
-        out.append(r)
-        pos = b
-        junctions.append(sum(len(x) for x in out))
-    out.append(s[pos:])
-    text = "".join(out)
-    for j in reversed(junctions):
-        head, rest = text[:j], text[j:]
-        if head and re.match(r"[가-힣]", head[-1]):
-            group = re.match(r"\([^()]*\)", rest)  # "담당 부서(내선 1234)으로": the particle after the aside
-            if group:
-                text = head + group.group(0) + fix_particle(head, rest[group.end() :])
-            else:
-                text = head + fix_particle(head, rest)
-    return tidy(text)
