@@ -84,6 +84,26 @@ def main() -> None:
 
     console.rule("[bold]3. retrieval metrics")
     _retrieval_table(idx)
+
+    console.rule("[bold]4. a cited answer (extractive: no LLM configured)")
+    from geunkeo.answer import ask
+
+    ans = ask("휴학은 최대 몇 학기까지 할 수 있어?", idx, settings, k=5)
+    console.print(ans.text)
+    for c in sorted({(c.n, c.location) for s in ans.sentences for c in s.citations}):
+        console.print(f"  [dim][{c[0]}] {c[1]}[/]")
+    gate = ans.gate.action if ans.gate else "-"
+    console.print(f"[dim]gate: {gate}; filter removed {len(ans.filter_report.removed)} item(s)[/]")
+
+    console.rule("[bold]5. evaluate the gold set")
+    from geunkeo.evaluate.runner import run_evaluation
+
+    run = run_evaluation(SAMPLE / "gold", index_dir, OUT / "demo-run", settings)
+    flags = ", ".join(f"{k} {v}" for k, v in sorted(run.flags.items()))
+    console.print(f"{run.cases} cases in {run.seconds:.1f}s → flags: {flags}")
+    console.print(f"claim log: {run.run_dir / 'cases.jsonl'}")
+    console.print(f"review queue: {run.run_dir}  (geunkeo review list --db {run.run_dir})")
+    console.print(f"report: [link=file://{run.report_path}]{run.report_path}[/link]")
     console.print(f"[green]demo finished in {time.perf_counter() - t0:.1f}s[/]")
 
 
