@@ -157,7 +157,14 @@ def test_retrieval_confidence_from_ranks_and_margin():
     hits[0].score, hits[1].score = 1.0, 0.6
     conf, parts = retrieval_confidence("What is the leave period?", hits)  # English query: no term coverage
     assert parts == {"agreement": pytest.approx(0.6667, abs=1e-4), "margin": 0.5}
-    assert conf == pytest.approx(0.5833, abs=1e-4)
+    assert conf == pytest.approx((0.25 * 2 / 3 + 0.15 * 0.5) / 0.4, abs=1e-4)  # weights 0.25 / 0.15
+
+
+def test_retrieval_confidence_uses_the_plans_weighted_terms():
+    terms = {"휴학": 1.0, "기간": 1.0, "학점": 0.5}  # 학점 is in no chunk: coverage 2 / 2.5
+    conf, parts = retrieval_confidence("휴학 기간", _hits(), terms)
+    assert parts == {"agreement": 1.0, "margin": 1.0, "term_coverage": 0.8}
+    assert conf == pytest.approx(0.6 * 0.8 + 0.25 + 0.15, abs=1e-4)
 
 
 def test_gate_decisions():

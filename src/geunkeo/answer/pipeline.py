@@ -60,7 +60,7 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
     ans = _generate(name, query, hits, settings, llm, terms, trace)
     ans = _filtered(ans, hits, filt, trace)
     with trace.stage("answer.gate"):
-        conf = retrieval_confidence(query, hits)
+        conf = retrieval_confidence(query, hits, terms)
         gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
     if gate.action == "regenerate":
