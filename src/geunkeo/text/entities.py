@@ -265,7 +265,7 @@ _ART_KO = (
 _ART_KO_RX = _first("제", _ART_KO)
 _REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
 _REG_WINDOW = 60
-_EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?[A-Z][A-Za-z'\-]*){0,6}"
+_EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.)[A-Z][A-Za-z'\-]*){0,6}"
 _CITE_EN = _first(
     "「『A", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
     r"\b(?:Article|Art\.)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
