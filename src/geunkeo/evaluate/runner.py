@@ -47,6 +47,7 @@ class EvalPipeline:
     metrics: Callable[[QACase, Answer | None, list[Hit]], dict[str, MetricResult]]
     check_claims: ClaimChecker | None = None
     describe: dict[str, Any] = field(default_factory=dict)
+    stage_ms: dict[str, float] = field(default_factory=dict)  # the last case's per-metric times, if reported
 
 
 @dataclass
@@ -92,8 +93,10 @@ def claims_of(metrics: dict[str, MetricResult], answer: Answer | None,
     return check_claims(answer.text, [(h.chunk_id, h.chunk.text) for h in answer.contexts])
 
 
-def default_pipeline(index_dir: str | Path, settings: Settings, llm: str | None = None) -> EvalPipeline:
-    """The real pipeline: the index's searcher, the answer stage and the metric layer (one embedder)."""
+def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> EvalPipeline:
+    """The real pipeline: the index's searcher, the answer stage and the metric layer (one embedder).
+
+    `index_dir` is an index directory or an already opened index (reused: no second load)."""
     import geunkeo
     from geunkeo.answer import answer_hits
     from geunkeo.evaluate.metrics import compute_case_metrics, extract_and_check_claims
@@ -101,7 +104,7 @@ def default_pipeline(index_dir: str | Path, settings: Settings, llm: str | None 
     if llm:
         settings = settings.model_copy(deep=True)
         settings.llm.provider = llm
-    idx = geunkeo.open_index(index_dir, settings)
+    idx = geunkeo.open_index(index_dir, settings) if isinstance(index_dir, str | Path) else index_dir
     embedder = idx.embedder
     judge = idx.llm() if llm else None
 
@@ -115,14 +118,20 @@ def default_pipeline(index_dir: str | Path, settings: Settings, llm: str | None 
                            llm=judge, terms=info.get("terms"))
 
     def metrics(case: QACase, ans: Answer | None, hits: list[Hit]) -> dict[str, MetricResult]:
-        return compute_case_metrics(case, ans, hits, settings, embedder=embedder, judge=judge)
+        trace = Trace()
+        out = compute_case_metrics(case, ans, hits, settings, embedder=embedder, judge=judge, trace=trace)
+        pipe.stage_ms.clear()
+        for st in trace.stages:
+            pipe.stage_ms[st.name] = pipe.stage_ms.get(st.name, 0.0) + st.ms
+        return out
 
     def check(text: str, contexts: Sequence[tuple[str, str]]) -> list[Claim]:
         return extract_and_check_claims(text, list(contexts), embedder=embedder)
 
-    return EvalPipeline(search, answer, metrics, check, {
-        "index": str(index_dir), "embedder": getattr(embedder, "version", "?"), "llm": llm or "none",
+    pipe = EvalPipeline(search, answer, metrics, check, {
+        "index": str(getattr(idx, "path", index_dir)), "embedder": getattr(embedder, "version", "?"), "llm": llm or "none",
         "answerer": "llm" if llm else "extractive", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)})
+    return pipe
 
 
 def _eval_id(now: datetime) -> str:
@@ -158,6 +167,7 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         metrics = pipeline.metrics(case, ans, hits)
         claims = claims_of(metrics, ans, pipeline.check_claims)
         t["metrics"] = (time.perf_counter() - t0) * 1000
+        t.update(pipeline.stage_ms)
         rows.append((case, hits, ans, metrics, claims, assign_flag(metrics, claims, profile), t))
         judged_what[case.id] = (judged, served.text if served else None)
         if progress:
@@ -235,14 +245,15 @@ def _write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> None:
             fh.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
 
 
-def run_evaluation(dataset_path: str | Path, index_dir: str | Path, out_dir: str | Path,
+def run_evaluation(dataset_path: str | Path, index_dir, out_dir: str | Path,
                    settings: Settings | None = None, llm: str | None = None,
                    progress: Callable[[int, int, str], None] | None = None) -> RunSummary:
-    """Evaluate a JSONL QA file (or a BEIR folder) against an index; `make demo` and `geunkeo eval` call this."""
+    """Evaluate a JSONL QA file (or a BEIR folder) against an index (a directory or an opened index);
+    `make demo` and `geunkeo eval` call this."""
     settings = settings or Settings()
     # a BEIR folder (e.g. sample/gold) is converted on the fly; anything else is a JSONL QA file
     cases = from_beir(dataset_path) if Path(dataset_path).is_dir() else load_cases(dataset_path)
-    if not Path(index_dir).is_dir():
+    if isinstance(index_dir, str | Path) and not Path(index_dir).is_dir():
         raise ConfigError(f"index {index_dir} not found; build one with `geunkeo index PATH --out DIR`")
     pipeline = default_pipeline(index_dir, settings, llm=llm)
     return evaluate_cases(cases, pipeline, settings, out_dir, dataset=str(dataset_path), progress=progress)
