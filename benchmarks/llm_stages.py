@@ -4,12 +4,14 @@ configured. Every figure names the model that produced it.
 
     python benchmarks/llm_stages.py --dataset ../shared/datasets/tydiqa-ko --split dev --max-queries 40 \
         --provider llamacpp --gguf ~/.geunkeo/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
-    python benchmarks/llm_stages.py --cases sample/gold.jsonl --corpus sample/corpus --provider ollama --model qwen2.5:3b
+    python benchmarks/llm_stages.py --dataset sample/gold --split test --corpus sample/corpus --provider ollama \
+        --model qwen2.5:3b
 
 Runs go through the public API, `geunkeo.open_index(DIR).search(q, k=10, multi_query=…, hyde=…)`. Order:
 plain hybrid; multi-query (cold); HyDE content (cold: this generates the one answer+title used by every HyDE
 mode); then every configuration again with the cache warm. `--fresh-cache` empties this benchmark's own LLM
-cache first, so "cold" really calls the model. Metrics by ranx at document level (a document's best chunk).
+cache first, so "cold" really calls the model. Metrics by ranx at chunk level when the qrels name chunks
+(`doc#anchor`, as in sample/gold), else at document level (a document's best chunk).
 """
 
 from __future__ import annotations
@@ -47,18 +49,6 @@ RERANK_CONFIGS = [
 ]
 
 
-def load_cases(path: Path) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
-    """Queries and doc-level qrels from a QACase JSONL file (`expected_doc_ids`)."""
-    from geunkeo.evaluate.datasets import load_cases as _load
-
-    queries, qrels = {}, {}
-    for case in _load(path):
-        if case.expected_doc_ids:
-            queries[case.id] = case.query
-            qrels[case.id] = dict.fromkeys(case.expected_doc_ids, 1)
-    return queries, qrels
-
-
 def evaluate(qrels, runs) -> dict[str, float]:
     from ranx import Qrels, Run
     from ranx import evaluate as rx
@@ -68,9 +58,9 @@ def evaluate(qrels, runs) -> dict[str, float]:
     return {k: round(float(v), 4) for k, v in rx(Qrels(qrels), Run(runs), METRICS, make_comparable=True).items()}
 
 
-def run_config(idx, queries, qrels, multi_query: bool, hyde: str, reranker: str) -> dict:
+def run_config(idx, queries, qrels, multi_query: bool, hyde: str, reranker: str, chunk_level: bool) -> dict:
     runs, lat, llm_ms, calls, hits, warnings = {}, [], [], 0, 0, 0
-    doc_of = lambda cid: idx.store.get(cid).doc_id  # noqa: E731
+    doc_of = (lambda cid: cid) if chunk_level else (lambda cid: idx.store.get(cid).doc_id)
     tokens = 0
     for qid, text in queries.items():
         t = time.perf_counter()
@@ -95,10 +85,9 @@ def run_config(idx, queries, qrels, multi_query: bool, hyde: str, reranker: str)
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dataset", type=Path, help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/)")
+    ap.add_argument("--dataset", type=Path, required=True, help="BEIR folder (queries.jsonl, qrels/<split>.tsv)")
     ap.add_argument("--split", default="dev")
-    ap.add_argument("--cases", type=Path, help="QACase JSONL with expected_doc_ids (instead of --dataset)")
-    ap.add_argument("--corpus", type=Path, help="files or folder indexed for --cases")
+    ap.add_argument("--corpus", type=Path, help="what to index (default: <dataset>/corpus.jsonl)")
     ap.add_argument("--max-queries", type=int, default=40)
     ap.add_argument("--provider")
     ap.add_argument("--model")
@@ -109,8 +98,6 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
-    if not args.dataset and not (args.cases and args.corpus):
-        ap.error("give --dataset DIR, or --cases FILE with --corpus PATH")
 
     llm_cache = args.cache / "llm_stages_llm_cache.sqlite"
     llm = {"cache_path": str(llm_cache), "timeout_s": 300.0, "max_retries": 1}
@@ -127,31 +114,27 @@ def main(argv=None) -> int:
     if args.fresh_cache:
         LLMCache(llm_cache).clear()
 
-    if args.dataset:
-        name = args.dataset.name
-        corpus = [args.dataset / "corpus.jsonl"]
-        queries, qrels = load_beir_queries(args.dataset, args.split)
-    else:
-        name = args.cases.stem
-        corpus = [args.corpus]
-        queries, qrels = load_cases(args.cases)
+    name = args.dataset.name
+    corpus = args.corpus or args.dataset / "corpus.jsonl"
+    queries, qrels = load_beir_queries(args.dataset, args.split)
+    chunk_level = any("#" in cid for rel in qrels.values() for cid in rel)
     if args.max_queries:
         queries = dict(list(queries.items())[: args.max_queries])
         qrels = {q: qrels[q] for q in queries}
-    index_dir = args.cache / name / "all" / "index"
-    report = geunkeo.build_index([str(p) for p in corpus], index_dir, settings)
+    index_dir = args.cache / "llm_stages" / name / "index"
+    report = geunkeo.build_index([str(corpus)], index_dir, settings)
     print(f"index {index_dir}: {report.documents} docs, {report.chunks} chunks", file=sys.stderr)
     idx = geunkeo.open_index(index_dir, settings)
     idx.search("warm up 워밍업", k=5)  # Kiwi + embedder load, excluded from latency
     model = f"{idx.llm().provider}:{idx.llm().model}"
-    out = {"dataset": name, "split": args.split if args.dataset else None, "queries": len(queries),
+    out = {"dataset": name, "split": args.split, "queries": len(queries), "level": "chunk" if chunk_level else "doc",
            "llm": model, "settings": {"temperature": settings.llm.temperature}, "configs": {}}
     print(f"{len(queries)} queries, LLM {model}", file=sys.stderr)
 
     for cfg_name, mq, hyde, rr, phase in CONFIGS + (RERANK_CONFIGS if args.rerank else []):
         label = cfg_name if phase == "-" else f"{cfg_name}[{phase}]"
         t = time.perf_counter()
-        m = run_config(idx, queries, qrels, mq, hyde, rr)
+        m = run_config(idx, queries, qrels, mq, hyde, rr, chunk_level)
         m["wall_s"] = round(time.perf_counter() - t, 1)
         out["configs"][label] = m
         print(f"{label:26s} " + " ".join(f"{k}={v}" for k, v in m.items()), file=sys.stderr, flush=True)
