@@ -1,0 +1,92 @@
+"""Claim-support checker: entities, polarity, the trained model's arithmetic, and crafted claim/context pairs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from geunkeo.evaluate.support import (
+    CheckerModel,
+    Entity,
+    entity_grounding,
+    extract_entities,
+    load_checker,
+    negation_count,
+    pick_threshold,
+    support_figures,
+)
+
+
+def test_entities_numbers_amounts_dates_articles_names():
+    assert extract_entities("보험금은 100만원까지, 수수료는 5%이다") == [
+        Entity("number", "1000000", "원"), Entity("number", "5", "%")]
+    assert extract_entities("2024년 3월 1일부터 제3조제1항을 적용한다") == [
+        Entity("article", "제3조제1항"), Entity("date", "2024-3-1")]
+    assert extract_entities("2024.03.01 시행") == [Entity("date", "2024-3-1")]
+    assert Entity("name", "Samsung Life") in extract_entities("The fee goes to Samsung Life.")
+
+
+def test_entity_grounding_compares_values_not_spelling():
+    claim = extract_entities("보험금은 100만원, 청구 기한은 30일")
+    cov, missing = entity_grounding(claim, "한도는 1,000,000원이며 청구는 60일 이내")
+    assert cov == pytest.approx(0.5)
+    assert missing == [Entity("number", "30", "일")]
+    assert entity_grounding([], "anything") == (1.0, [])
+
+
+def test_negation_cues_korean_and_english():
+    assert negation_count("임플란트는 보장되지 않는다") == 1
+    assert negation_count("임플란트는 보장된다") == 0
+    assert negation_count("면책 사항에 해당한다") == 1
+    assert negation_count("This is not covered, except dental care.") == 2
+
+
+def test_checker_model_probability_is_standardised_logistic():
+    m = CheckerModel(["a", "b"], mean=np.array([1.0, 0.0]), scale=np.array([2.0, 1.0]),
+                     coef=np.array([1.0, -1.0]), intercept=0.5, threshold=0.5)
+    # z = ((3-1)/2)*1 + ((1-0)/1)*(-1) + 0.5 = 0.5
+    assert m.proba(np.array([3.0, 1.0]))[0] == pytest.approx(1 / (1 + math.exp(-0.5)))
+
+
+def test_pick_threshold_and_figures_by_hand():
+    prob = np.array([0.9, 0.8, 0.7, 0.6, 0.4, 0.3])
+    y = np.array([1, 0, 1, 0, 1, 0])
+    veto = np.zeros(6, dtype=bool)
+    # at t=0.9: FP 0/3; t=0.8: FP 1/3 → cap 0.10 allows only 0.9
+    assert pick_threshold(prob, y, veto, 0.10) == pytest.approx(0.9)
+    # cap 0.34: t=0.7 gives FP 1/3, t=0.6 gives 2/3 → 0.7
+    assert pick_threshold(prob, y, veto, 0.34) == pytest.approx(0.7)
+    fig = support_figures(prob >= 0.7, y)
+    assert fig["accuracy"] == pytest.approx(4 / 6)
+    assert fig["false_support_rate"] == pytest.approx(1 / 3)
+    assert fig["support_recall"] == pytest.approx(2 / 3)
+    assert fig["confusion"] == {"supported_true": 2, "supported_false": 1, "unsupported_true": 1,
+                                "unsupported_false": 2}
+
+
+def test_shipped_weights_say_how_they_were_trained():
+    m = load_checker()
+    assert m.features[:3] == ["cos_max", "cos_mean", "cos_full"]
+    assert len(m.coef) == len(m.mean) == len(m.scale)
+    assert "KorNLI" in m.meta["training_data"]
+    assert m.meta["cv"]["false_support_rate"] <= 0.10
+    assert 0.0 < m.threshold < 1.0
+
+
+@pytest.mark.slow
+def test_crafted_pairs_number_mismatch_and_negation_flip_are_unsupported():
+    from geunkeo.evaluate.metrics import extract_and_check_claims
+
+    ctx = [("c1", "보험금은 200만원까지 지급된다. 임플란트는 보장되지 않는다."),
+           ("c2", "학생은 휴학을 2회까지 할 수 있다.")]
+    claims = extract_and_check_claims("보험금은 100만원까지 지급된다. 임플란트는 보장된다. 휴학은 2회까지 할 수 있다.", ctx)
+    assert [c.text for c in claims] == ["보험금은 100만원까지 지급된다", "임플란트는 보장된다", "휴학은 2회까지 할 수 있다"]
+    assert claims[0].supported is False
+    assert claims[0].checks["support"]["failure_reason"] == "ENTITY_NOT_IN_CONTEXT"
+    assert claims[1].supported is False
+    assert claims[1].checks["support"]["failure_reason"] == "POLARITY_MISMATCH"
+    assert claims[2].supported is True
+    assert claims[2].supporting_chunks[0]["chunk_id"] == "c2"
+    assert claims[2].supporting_chunks[0]["evidence"] == "학생은 휴학을 2회까지 할 수 있다."
