@@ -47,25 +47,37 @@ def gate_pass_bars(gates: dict[str, dict[str, Any]]) -> str:
                             legend=dict(orientation="h", y=-0.12)))
 
 
-def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]]) -> str:
-    """P0 gate pass rate per language, task and complexity."""
-    fig = go.Figure()
-    x, y, text = [], [], []
+def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[dict[str, Any]]) -> str:
+    """Flag levels per language, task and complexity (stacked shares), labelled with the P0 gate pass rate."""
+    keys = {"query_language": "language", "task": "task", "complexity": "complexity"}
+    x, shares = [], {lvl: [] for lvl in ("CRITICAL", "WARNING", "PASSED")}
     for key, groups in by.items():
-        label = key.replace("query_language", "language")
-        for g, s in groups.items():
-            x.append(f"{label}: {g}")
-            y.append(s["p0_gates_passed"] or 0.0)
-            text.append(f"{(s['p0_gates_passed'] or 0):.0%} of {s['cases']}")
-    fig.add_bar(x=x, y=y, text=text, textposition="outside", marker_color=COLORS["blue"])
-    fig.add_hline(y=0.7, line_dash="dot", line_color=COLORS["muted"], annotation_text="target 70%")
-    fig.update_yaxes(range=[0, 1.15], tickformat=".0%")
-    return fragment(_layout(fig, 300, title="All four P0 gates passed, by group"))
+        for g, st in groups.items():
+            rows = [r for r in records if str(r.get(key) or "?") == g]
+            p0 = st["p0_gates_passed"]
+            x.append(f"{keys.get(key, key)}: {g}<br>P0 gates {0 if p0 is None else p0:.0%} · n={st['cases']}")
+            for lvl in shares:
+                shares[lvl].append(sum(r["flag"]["level"] == lvl for r in rows) / max(1, len(rows)))
+    fig = go.Figure()
+    for lvl, vals in shares.items():
+        fig.add_bar(x=x, y=vals, name=lvl, marker_color=COLORS[lvl], texttemplate="%{y:.0%}",
+                    textposition="inside")
+    fig.add_hline(y=0.7, line_dash="dot", line_color=COLORS["ink"], annotation_text="PASSED target 70%")
+    fig.update_yaxes(range=[0, 1], tickformat=".0%")
+    return fragment(_layout(fig, 320, title="Flags by language, task and complexity", barmode="stack",
+                            legend=dict(orientation="h", y=-0.25)))
 
 
-def metric_distributions(records: list[dict[str, Any]], thresholds: dict[str, float]) -> str:
-    """One strip of per-case values per metric, with its threshold marked."""
-    names = sorted({n for r in records for n, m in r.get("metrics", {}).items() if m.get("computable")})
+RETRIEVAL_PREFIXES = ("recall@", "ndcg@", "mrr@", "map", "hit@", "precision@")
+
+
+def metric_distributions(records: list[dict[str, Any]], thresholds: dict[str, float], retrieval: bool = False,
+                         title: str = "Metric distributions (red tick = gate)") -> str:
+    """One strip of per-case values per metric, with its threshold marked (ranking metrics or the others)."""
+    names = sorted({n for r in records for n, m in r.get("metrics", {}).items() if m.get("computable")
+                    and n.startswith(RETRIEVAL_PREFIXES) == retrieval}, key=lambda n: (n not in thresholds, n))
+    if not names:
+        return empty(title, "no computable metric")
     fig = go.Figure()
     for n in names:
         vals = [(r["query_id"], r["metrics"][n]["value"]) for r in records
@@ -79,7 +91,8 @@ def metric_distributions(records: list[dict[str, Any]], thresholds: dict[str, fl
                             marker=dict(symbol="line-ns-open", size=22, color=COLORS["CRITICAL"], line_width=3),
                             hovertemplate=f"{n} threshold {thresholds[n]:g}<extra></extra>")
     fig.update_xaxes(range=[-0.02, 1.02])
-    return fragment(_layout(fig, 80 + 30 * max(1, len(names)), title="Metric distributions (red tick = gate)"))
+    fig.update_yaxes(autorange="reversed")
+    return fragment(_layout(fig, 80 + 30 * len(names), title=title))
 
 
 def empty(title: str, message: str) -> str:

@@ -106,7 +106,7 @@ def _executive(s: dict[str, Any]) -> str:
             f'were computed and passed and no claim is unsupported.</p><div class="tiles">{tiles}</div>'
             f'<div class="grid2"><div class="card">{figures.flag_donut(ex["flags"])}</div>'
             f'<div class="card">{figures.gate_pass_bars(s["gates"])}</div></div>'
-            f'<div class="card" style="margin-top:14px">{figures.pass_rate_groups(s["pass_rates_by"])}</div>'
+            f'<div class="card" style="margin-top:14px">{figures.pass_rate_groups(s["pass_rates_by"], s["_records"])}</div>'
             "</section>")
 
 
@@ -163,7 +163,9 @@ def _debug(s: dict[str, Any], records: list[dict[str, Any]]) -> str:
     return (f'<section id="debug"><h2>Model debug view <small>seed §7.2 — where does it break?</small></h2>'
             f'<div class="grid2"><div class="card">{figures.hbar(d["claim_failure_top5"], "Claim failure patterns, top 5", if_empty="no failing claim")}'
             f'</div><div class="card">{figures.hbar(stage, "Failing cases by stage", figures.COLORS["WARNING"], if_empty="no failing case")}</div></div>'
-            f'<div class="card" style="margin-top:14px">{figures.metric_distributions(records, thresholds)}</div>'
+            f'<div class="grid2"><div class="card">{figures.metric_distributions(records, thresholds)}</div>'
+            f'<div class="card">{figures.metric_distributions(records, {}, True, "Retrieval ranking (ranx)")}'
+            "</div></div>"
             f'<div class="grid2"><div class="card">'
             f'{figures.hbar([(q, round(v, 3)) for q, v in sorted(noise, key=lambda x: -x[1])[:12]], "Noise sensitivity by case (≤ 0.15 wanted)", figures.COLORS["blue"], ":.2f", "not computed for any case")}'
             f'</div><div class="card"><h3>Failure rate by document version</h3>'
@@ -204,7 +206,7 @@ def render_report(summary: dict[str, Any], records: list[dict[str, Any]],
     """The report as one self-contained HTML string."""
     from geunkeo.evaluate.report.dashboard import worst_cases
 
-    s = {**summary, "_worst": worst_cases(records)}
+    s = {**summary, "_worst": worst_cases(records), "_records": records}
     p = summary.get("pipeline", {})
     meta = (f'{escape(summary.get("eval_id", ""))} · {escape(summary.get("dataset", ""))} · {summary["cases"]} cases · '
             f'profile {escape(summary.get("profile", ""))} · answerer {escape(str(p.get("answerer", "?")))} · '
