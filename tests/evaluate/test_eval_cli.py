@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from geunkeo.cli.main import app
@@ -99,3 +100,42 @@ def test_eval_compare_cli(tmp_path):
     assert "cases worse: 0 · better: 2" in res.output and "q1: CRITICAL → PASSED" in res.output
     res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "nope")])
     assert res.exit_code == 1 and "not an evaluation run directory" in res.output
+
+
+@pytest.mark.slow
+def test_eval_end_to_end_on_a_tiny_index(tmp_path):
+    """`geunkeo eval` with the real searcher, extractive answerer and metric layer on a two-document index."""
+    import geunkeo
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "rules.md").write_text(
+        "# 학칙\n\n## 제12조(휴학)\n휴학은 통산 6학기를 넘을 수 없다.\n\n"
+        "## 제30조(등록금 반환)\n등록금은 개강 전에 자퇴하면 전액 반환한다.\n", encoding="utf-8")
+    (docs / "rules-en.md").write_text(
+        "# Academic Rules\n\n## Article 12 (Leave of absence)\nLeave of absence may not exceed six semesters in total.\n",
+        encoding="utf-8")
+    geunkeo.build_index([docs], tmp_path / "idx")
+    cases = [
+        {"id": "k1", "query": "휴학은 몇 학기까지 할 수 있나요?", "lang": "ko", "reference_answer": "휴학은 통산 6학기를 넘을 수 없다.",
+         "parallel_id": "p1"},
+        {"id": "e1", "query": "How many semesters of leave are allowed?", "lang": "en",
+         "reference_answer": "Leave may not exceed six semesters.", "parallel_id": "p1"},
+    ]
+    (tmp_path / "qa.jsonl").write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n",
+                                       encoding="utf-8")
+    res = runner.invoke(app, ["eval", "--dataset", str(tmp_path / "qa.jsonl"), "--index", str(tmp_path / "idx"),
+                              "--out", str(tmp_path / "run"), "--json"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output)
+    assert summary["cases"] == 2 and sum(summary["executive"]["flags"].values()) == 2
+    assert summary["pipeline"]["answerer"] == "extractive"
+    assert summary["crosslingual"]["pairs"] == 1
+    for name in ("context_recall", "faithfulness", "citation_coverage"):
+        m = summary["metrics"][name]
+        assert m["computable"] + m["not_computable"] == 2 and m["methods"]
+    records = [json.loads(x) for x in (tmp_path / "run" / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    k1 = next(r for r in records if r["query_id"] == "k1")
+    assert k1["retrieval"]["retrieved_docs"][0]["doc_id"] == "rules"
+    assert k1["response"]["response_text"] and k1["response"]["claims"]
+    assert (tmp_path / "run" / "report.html").stat().st_size > 100_000
