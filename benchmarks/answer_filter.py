@@ -176,6 +176,9 @@ def gate_calibration(index_dir: str, gold_dir: str) -> dict:
                       "escalated": round(acts.get("escalate", 0) / len(g), 4),
                       "mean_confidence": round(statistics.mean(r[2] for r in g), 4)}
     out["gold"]["relevant_in_top3"] = sum(r[3] for r in rows if r[0] == "gold")
+    # what other thresholds would have escalated (the confidence does not depend on the threshold)
+    out["sweep"] = {f"{t:.2f}": {g: round(sum(r[2] < t for r in rows if r[0] == g) / sum(r[0] == g for r in rows), 4)
+                                 for g in ("gold", "off_topic")} for t in (0.3, 0.35, 0.4, 0.45, 0.5, 0.55)}
     out["auc_relevant_top3_vs_not"] = _auc([r[2] for r in rows if r[3]], [r[2] for r in rows if not r[3]])
     out["auc_gold_vs_off_topic"] = _auc([r[2] for r in rows if r[0] == "gold"],
                                         [r[2] for r in rows if r[0] == "off_topic"])
@@ -212,6 +215,8 @@ def main() -> int:
         print(f"retrieval confidence (threshold {g['threshold']}): ROC AUC relevant-in-top-3 vs not "
               f"{g['auc_relevant_top3_vs_not']} (gold questions with a relevant top-3 hit: "
               f"{g['gold']['relevant_in_top3']}), gold vs off-topic {g['auc_gold_vs_off_topic']}")
+        sweep = ", ".join(f"{t}: {v['gold']:.0%} / {v['off_topic']:.0%}" for t, v in g["sweep"].items())
+        print(f"escalated at threshold (gold / off-topic): {sweep}")
     return 0
 
 
