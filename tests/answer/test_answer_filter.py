@@ -98,3 +98,19 @@ def test_plain_strings_are_accepted_as_contexts():
     res = FILTER.apply("문의는 학사지원팀(02-880-1234)으로 하세요.", ["복학 신청은 학사지원팀(02-880-1234)에 한다."])
     assert res.text == "문의는 학사지원팀(02-880-1234)으로 하세요."
     assert res.report.removed == []
+
+
+def test_every_sample_corpus_chunk_survives_the_filter_against_itself():
+    """Self-consistency on real regulation text: what a chunk says is supported by that chunk (no asymmetry
+    between how answers and contexts are read, e.g. 「학칙」 제3조, 제25조 / 같은 학칙 제17조)."""
+    from geunkeo.corpus import chunk_documents, load_paths
+
+    root = Path(__file__).resolve().parents[2] / "sample" / "corpus"
+    docs, failures = load_paths([root])
+    chunks = chunk_documents(docs)
+    assert failures == [] and len(chunks) > 100
+    removed = []
+    for c in chunks:
+        res = FILTER.apply(c.text, [c], lang="en" if c.lang == "en" else "ko")
+        removed += [(c.chunk_id, r.kind, r.value) for r in res.report.removed]
+    assert removed == []

@@ -103,9 +103,23 @@ class ContextIndex:
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
             for name in doc.names:
                 doc.pairs[(name, key)] = art_text[:200]
+        last_named: str | None = None
+        prev: tuple[int, list[str]] | None = None  # (end, names) of the previous reference
         for c in extract_citations(text):
             snippet = text[max(0, c.start - 60) : c.end + 60]
-            names = [reg_key(c.regulation)] if c.ref == "named" and c.regulation else list(doc.names)
+            # resolved as the filter resolves answers: 같은 규정 → the last named one; a bare 제25조 right after
+            # 「학칙」 제3조 in the same sentence → 학칙; otherwise the chunk's own regulation
+            same_sentence = prev is not None and not re.search(r"[.!?。\n]", text[prev[0] : c.start])
+            if c.ref == "named" and c.regulation:
+                names = [reg_key(c.regulation)]
+                last_named = names[0]
+            elif c.ref == "same" and last_named:
+                names = [last_named]
+            elif c.ref == "bare" and same_sentence:
+                names = prev[1]
+            else:
+                names = list(doc.names)
+            prev = (c.end, names)
             for name in names:
                 doc.pairs.setdefault((name, c.article), snippet)
                 if c.paragraph:
