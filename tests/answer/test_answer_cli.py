@@ -157,3 +157,15 @@ def test_ask_falls_back_when_the_server_is_down(tmp_path):
     assert ans.answerer == "extractive"
     assert ans.fallback.startswith("LLM unavailable (")
     assert "[1]" in ans.text
+
+
+def test_verify_with_a_departments_file(tmp_path):
+    (tmp_path / "a.txt").write_text("신청은 학사지원팀과 국제교류관에서 받습니다.", encoding="utf-8")
+    (tmp_path / "학칙.txt").write_text(CONTEXT, encoding="utf-8")
+    (tmp_path / "depts.txt").write_text("# names without a suffix\n국제교류관\n", encoding="utf-8")
+    args = ["verify", "--answer", str(tmp_path / "a.txt"), "--context", str(tmp_path / "학칙.txt"), "--json"]
+    plain = json.loads(RUNNER.invoke(app, args).stdout)
+    assert plain["text"] == "신청은 학사지원팀과 국제교류관에서 받습니다."  # not recognised: left alone
+    known = json.loads(RUNNER.invoke(app, [*args, "--departments", str(tmp_path / "depts.txt")]).stdout)
+    assert known["text"] == "신청은 학사지원팀과 담당 부서에서 받습니다."
+    assert known["removed"] == [{"kind": "department", "value": "국제교류관", "replacement": "담당 부서"}]
