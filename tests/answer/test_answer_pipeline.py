@@ -182,3 +182,19 @@ def test_gate_decisions():
     assert low.action == "escalate" and low.reasons == ["retrieval_low_confidence: 0.10 < 0.30"]
     generic_only = _answer([AnswerSentence(CONTACT, generic=True)], hits)
     assert decide(generic_only, s, can_regenerate=False, confidence=ok).action == "escalate"
+
+
+def test_parse_cited_reads_markdown_and_citation_styles():
+    from geunkeo.answer.cited import parse_cited, render
+
+    text = ("**답변:** 휴학은 30일 이내에 신청합니다 [1].\n- 복학은 학사지원팀에 신청합니다. [2]\n"
+            "1) 휴학 기간은 3년을 넘지 못합니다(출처: [1], [2]). 기간 계산은 [1, 2] 기준입니다.")
+    sents, invalid = parse_cited(text, _hits())
+    assert invalid == []
+    assert [(s.text, [c.n for c in s.citations]) for s in sents] == [
+        ("휴학은 30일 이내에 신청합니다.", [1]),
+        ("복학은 학사지원팀에 신청합니다.", [2]),
+        ("휴학 기간은 3년을 넘지 못합니다.", [1, 2]),
+        ("기간 계산은 기준입니다.", [1, 2]),
+    ]
+    assert render(sents[:2]) == "휴학은 30일 이내에 신청합니다 [1]. 복학은 학사지원팀에 신청합니다 [2]."

@@ -10,6 +10,8 @@ from geunkeo.retrieve.base import Hit
 
 _MARK = re.compile(r"\s*[\[【](\d+(?:\s*[,，]\s*\d+)*)[\]】]")
 _LEAD = re.compile(r"^\s*(?:답변|answer)\s*[:：]\s*", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+_EMPTY_SOURCE = re.compile(r"\(\s*(?:출처|근거|참고|sources?|ref\.?)?\s*[:：]?[\s,;]*\)|(?:출처|근거|Sources?)\s*[:：]\s*$", re.I)
 
 
 def citation_for(n: int, hits: list[Hit]) -> Citation:
@@ -19,7 +21,7 @@ def citation_for(n: int, hits: list[Hit]) -> Citation:
 
 def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[int]]:
     """Sentences with their citations; also returns the out-of-range numbers that were dropped."""
-    text = _LEAD.sub("", text.strip())
+    text = _LEAD.sub("", text.strip().replace("**", ""))
     out: list[AnswerSentence] = []
     invalid: list[int] = []
     for s, e in sentence_spans(text):
@@ -33,7 +35,7 @@ def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[
                         nums.append(n)
                 else:
                     invalid.append(n)
-        clean = _MARK.sub("", raw).strip()
+        clean = _BULLET.sub("", _EMPTY_SOURCE.sub("", _MARK.sub("", raw))).strip()
         clean = re.sub(r"\s+([.!?])", r"\1", clean)
         if re.search(r"[가-힣A-Za-z0-9]", clean):
             out.append(AnswerSentence(text=clean, citations=[citation_for(n, hits) for n in nums]))
