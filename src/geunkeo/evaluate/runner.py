@@ -100,6 +100,7 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
     import geunkeo
     from geunkeo.answer import answer_hits
     from geunkeo.evaluate.metrics import compute_case_metrics, extract_and_check_claims
+    from geunkeo.evaluate.metrics.retrieval import case_retrieval
 
     if llm:
         settings = settings.model_copy(deep=True)
@@ -119,7 +120,12 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
 
     def metrics(case: QACase, ans: Answer | None, hits: list[Hit]) -> dict[str, MetricResult]:
         trace = Trace()
-        out = compute_case_metrics(case, ans, hits, settings, embedder=embedder, judge=judge, trace=trace)
+        # Context metrics (recall, precision, entities, noise) judge the contexts the answer was written from,
+        # as Ragas does with `retrieved_contexts`; ranking metrics (recall@10, nDCG@10…) need all SEARCH_K hits.
+        out = compute_case_metrics(case, ans, hits[:ANSWER_K], settings, embedder=embedder, judge=judge,
+                                   trace=trace)
+        with trace.stage("evaluate.retrieval_metrics@search_k"):
+            out.update(case_retrieval(case.expected_chunk_ids, case.expected_doc_ids, hits, case_id=case.id))
         pipe.stage_ms.clear()
         for st in trace.stages:
             pipe.stage_ms[st.name] = pipe.stage_ms.get(st.name, 0.0) + st.ms
@@ -130,7 +136,8 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
 
     pipe = EvalPipeline(search, answer, metrics, check, {
         "index": str(getattr(idx, "path", index_dir)), "embedder": getattr(embedder, "version", "?"), "llm": llm or "none",
-        "answerer": "llm" if llm else "extractive", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)})
+        "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
+        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)})
     return pipe
 
 
