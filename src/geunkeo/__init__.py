@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
+# A library logs; the application decides where logs go (`geunkeo --verbose` or the user's logging config).
+logging.getLogger("geunkeo").addHandler(logging.NullHandler())
+
 __version__ = "0.1.0"
 
 __all__ = ["__version__", "open_index", "build_index"]

@@ -50,7 +50,7 @@ class QuerySettings(BaseModel):
     morph_mode: Literal["noun", "full"] = "full"  # MorphologicalExpander mode (query/morph.py)
     rewrite_weight: float = 0.7  # BM25 weight of terms only the formal rewrite adds
     morph_weight: float = 0.5  # BM25 weight of morphological variants
-    synonym_weight: float = 0.6  # BM25 weight of synonym/abbreviation expansions
+    synonym_weight: float = 0.2  # synonym/abbreviation terms; 0.6 cost formal queries on the sample gold set
     max_expansions: int = 12  # cap on expansion terms per query (keeps noise and latency down)
     # LLM-powered stages (off unless an LLM is configured and the stage is switched on)
     multi_query: bool = False
@@ -66,6 +66,9 @@ class RetrieveSettings(BaseModel):
     candidate_k: int = 100
     # colloquial queries lean on the dense side (seed 000 phase 5)
     colloquial_dense_weight: float = 0.7
+    # When the best BM25 hit contains less than this share of the query's own terms, BM25 found no real
+    # match (typically a question in the other language) and the dense side takes all the weight.
+    bm25_min_coverage: float = 0.5
     reranker: str = "none"
     rerank_top_n: int = 20
     rerank_keep: int = 5

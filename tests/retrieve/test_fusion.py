@@ -45,3 +45,11 @@ def test_fuse_orders_and_breaks_ties_by_id():
 def test_unknown_method_names_allowed_values():
     with pytest.raises(ConfigError, match="rrf, minmax, zscore"):
         fuse({}, "borda", {})
+
+
+def test_single_item_run_does_not_lift_missing_ids():
+    runs = {"bm25": run(("a", 3.0)), "dense": run(("b", 0.9), ("a", 0.5))}
+    got = weighted(runs, {"bm25": 0.5, "dense": 0.5}, "minmax")
+    assert got == {"a": pytest.approx(0.5), "b": pytest.approx(0.5)}
+    z = weighted({"bm25": run(("a", 3.0)), "dense": run(("b", 0.9), ("a", 0.5))}, {"bm25": 1.0, "dense": 0.0}, "zscore")
+    assert z["a"] == pytest.approx(0.0) and z["b"] == pytest.approx(-1.0)

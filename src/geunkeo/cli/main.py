@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import typer
 
+from geunkeo.cli import (
+    answer_cmds,
+    cache_cmds,
+    corpus_cmds,
+    eval_cmds,
+    index_cmds,
+    patterns_cmds,
+    review_cmds,
+    serve_cmds,
+)
+
 app = typer.Typer(
     name="geunkeo",
     help="근거 geunkeo — grounded Q&A over Korean/English regulations, notices and policy terms.",
@@ -11,25 +22,18 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# --- command registry: one line per command module --------------------------------------------------------
-from geunkeo.cli import index_cmds  # noqa: E402
 
-index_cmds.register(app)
-from geunkeo.cli import corpus_cmds  # noqa: E402
-from geunkeo.cli import cache_cmds  # noqa: E402
-from geunkeo.cli import eval_cmds  # noqa: E402
-from geunkeo.cli import review_cmds  # noqa: E402
-from geunkeo.cli import patterns_cmds  # noqa: E402
-from geunkeo.cli import answer_cmds  # noqa: E402
-from geunkeo.cli import serve_cmds  # noqa: E402
+@app.callback()
+def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log pipeline decisions to stderr")) -> None:
+    if verbose:
+        import logging
 
-corpus_cmds.register(app)
-cache_cmds.register(app)
-eval_cmds.register(app)
-review_cmds.register(app)
-patterns_cmds.register(app)
-answer_cmds.register(app)
-serve_cmds.register(app)
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+
+# Command registry: each module adds its commands; a new module is one import and one entry here.
+for _module in (index_cmds, answer_cmds, serve_cmds, corpus_cmds, patterns_cmds, cache_cmds, eval_cmds, review_cmds):
+    _module.register(app)
 
 
 def main() -> None:

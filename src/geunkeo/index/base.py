@@ -87,6 +87,10 @@ class VectorStore(ABC):
     def get(self, chunk_id: str) -> Chunk: ...
 
     @abstractmethod
+    def chunk_terms(self, chunk_id: str) -> list[str]:
+        """The BM25 terms indexed for a chunk (fusion uses them to see how well BM25 really matched)."""
+
+    @abstractmethod
     def chunks(self) -> list[Chunk]: ...
 
     @abstractmethod

@@ -1,8 +1,7 @@
 """Rank fusion: reciprocal rank fusion and weighted sums of normalised scores (min-max or z-score).
 
-A run is a ranked list of (id, score). An id missing from a run gets that run's lowest normalised score (0 for
-min-max), so a document found by one retriever is neither rewarded nor punished by the other's silence beyond
-being last there.
+A run is a ranked list of (id, score). An id missing from a run ranks below everything the run found: it gets 0
+under min-max, and under z-score the run's lowest z (one below its single value when the run is constant).
 """
 
 from __future__ import annotations
@@ -44,7 +43,7 @@ def rrf(runs: Mapping[str, Sequence[ScoredId]], weights: Mapping[str, float] | N
 
 
 def weighted(runs: Mapping[str, Sequence[ScoredId]], weights: Mapping[str, float], method: str = "minmax") -> dict[str, float]:
-    """Sum over runs of weight × normalised score; missing ids get the run's minimum normalised score."""
+    """Sum over runs of weight × normalised score; ids missing from a run get its floor (see module doc)."""
     ids = {item.chunk_id for run in runs.values() for item in run}
     out = dict.fromkeys(ids, 0.0)
     for name, run in runs.items():
@@ -52,7 +51,10 @@ def weighted(runs: Mapping[str, Sequence[ScoredId]], weights: Mapping[str, float
         if w == 0.0 or not run:
             continue
         norm = normalize([s.score for s in run], method)
-        floor = min(norm)
+        if method == "minmax":
+            floor = 0.0
+        else:
+            floor = min(norm) if max(norm) - min(norm) > 1e-12 else min(norm) - 1.0
         seen = {}
         for item, n in zip(run, norm, strict=True):
             seen[item.chunk_id] = n

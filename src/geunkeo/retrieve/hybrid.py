@@ -26,7 +26,7 @@ class HybridRetriever:
 
     def __init__(self, store, embedder: Embedder, index_langs: dict[str, int] | None = None,
                  candidate_k: int = 100, rrf_k: int = 60, reranker: Reranker | None = None,
-                 rerank_top_n: int = 20) -> None:
+                 rerank_top_n: int = 20, bm25_min_coverage: float = 0.0) -> None:
         self.store = store
         self.embedder = embedder
         self.index_langs = index_langs or {}
@@ -34,6 +34,7 @@ class HybridRetriever:
         self.rrf_k = rrf_k
         self.reranker = reranker
         self.rerank_top_n = rerank_top_n
+        self.bm25_min_coverage = bm25_min_coverage
 
     # -- one query text ---------------------------------------------------------------------------------------
     def _runs(self, plan: QueryPlan, trace: Trace, terms: dict[str, float], dense_texts: list[str],
@@ -82,12 +83,33 @@ class HybridRetriever:
             rec.info["parts"] = len(parts)
             return [ScoredId(chunks[i].chunk_id, float(score[i])) for i in idx]
 
-    def _weights(self, plan: QueryPlan, runs: dict[str, list[ScoredId]], trace: Trace) -> dict[str, float]:
+    def bm25_coverage(self, terms: dict[str, float], runs: dict[str, list[ScoredId]]) -> float | None:
+        """Share of the query's own terms (weight 1.0) found in the best BM25 hit; None when not measurable."""
+        own = [t for t, w in terms.items() if w >= 1.0]
+        if not own or "bm25" not in runs:
+            return None
+        if not runs["bm25"]:
+            return 0.0
+        top = set(self.store.chunk_terms(runs["bm25"][0].chunk_id))
+        return sum(t in top for t in own) / len(own)
+
+    def _weights(self, plan: QueryPlan, runs: dict[str, list[ScoredId]], trace: Trace,
+                 terms: dict[str, float] | None = None) -> dict[str, float]:
         dw = plan.dense_weight
         if plan.mode == "hybrid" and self.index_langs and plan.lang in ("ko", "en") and plan.lang not in self.index_langs:
             trace.decide("retrieve.fusion", "cross-lingual: BM25 cannot match this language; dense only",
                          query_lang=plan.lang, index_langs=sorted(self.index_langs))
             dw = 1.0
+        elif plan.mode == "hybrid" and self.bm25_min_coverage > 0:
+            # Evidence that the answer is in the other language: the dense side's best chunk is in another
+            # language than the query, and BM25's best hit shares few of the query's terms.
+            top_dense = runs.get("dense") or []
+            other_lang = bool(top_dense) and self.store.get(top_dense[0].chunk_id).lang not in (plan.lang, "mixed")
+            cov = self.bm25_coverage(plan.bm25_terms if terms is None else terms, runs) if other_lang else None
+            if cov is not None and cov < self.bm25_min_coverage:
+                trace.decide("retrieve.fusion", "cross-lingual: BM25 found no real match; dense only",
+                             coverage=round(cov, 3), min_coverage=self.bm25_min_coverage)
+                dw = 1.0
         w = {"bm25": 1.0 - dw, "dense": dw}
         if "hyde" in runs:
             w["dense"], w["hyde"] = dw / 2, dw / 2
@@ -113,7 +135,7 @@ class HybridRetriever:
             for i, variant in enumerate(plan.variants):
                 vterms = dict.fromkeys(analyzer.terms(variant), 1.0)
                 vruns = self._runs(plan, trace, vterms, [variant], with_hyde=False)
-                vw = self._weights(plan, vruns, trace)
+                vw = self._weights(plan, vruns, trace, vterms)
                 lists[f"variant{i + 1}"] = (fuse(vruns, plan.fusion, vw, self.rrf_k) if len(vruns) > 1
                                             else next(iter(vruns.values()), []))
                 for name, run in vruns.items():

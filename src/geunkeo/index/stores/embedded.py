@@ -138,6 +138,10 @@ class EmbeddedStore(VectorStore):
         except KeyError:
             raise IndexError_(f"chunk {chunk_id!r} is not in this index") from None
 
+    def chunk_terms(self, chunk_id: str) -> list[str]:
+        self.get(chunk_id)
+        return self._terms[self._pos[chunk_id]]
+
     def chunks(self) -> list[Chunk]:
         return list(self._chunks)
 
