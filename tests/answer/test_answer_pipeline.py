@@ -198,3 +198,11 @@ def test_parse_cited_reads_markdown_and_citation_styles():
         ("기간 계산은 기준입니다.", [1, 2]),
     ]
     assert render(sents[:2]) == "휴학은 30일 이내에 신청합니다 [1]. 복학은 학사지원팀에 신청합니다 [2]."
+
+
+def test_llm_saying_the_rules_do_not_specify_escalates_with_sources():
+    ans = answer_hits("휴학 중 해외여행 가능?", _hits(), Settings(), llm=ScriptedLLM(["해당 규정에 명시되어 있지 않습니다."]))
+    assert ans.gate.action == "escalate"
+    assert ans.gate.reasons == ["no_answer: the answer has no content sentence"]
+    assert ans.text == f"{ESCALATION['ko']} 참고할 수 있는 문서: [1] 학칙 제12조(휴학); [2] 학칙 제13조(복학)"
+    assert ans.draft == "해당 규정에 명시되어 있지 않습니다."

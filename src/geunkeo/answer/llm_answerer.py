@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from geunkeo.answer.base import Answer, Answerer
 from geunkeo.answer.cited import parse_cited, render
 from geunkeo.answer.extractive import question_lang
@@ -12,6 +14,8 @@ from geunkeo.llm.base import LLM
 from geunkeo.llm.calls import complete_traced
 from geunkeo.retrieve.base import Hit
 from geunkeo.trace import Trace
+
+_NOT_SPECIFIED = re.compile(r"^(?:해당 )?규정에 명시되어 있지 않습니다\.?$|^The regulations do not specify this\.?$", re.I)
 
 
 class LLMAnswerer(Answerer):
@@ -32,6 +36,8 @@ class LLMAnswerer(Answerer):
         with trace.stage("answer.llm", provider=self.llm.provider, model=self.llm.model, retry=bool(avoid)):
             completion = complete_traced(self.llm, messages, trace=trace, feature="answer")
         sentences, invalid = parse_cited(completion.text, hits)
+        for sent in sentences:  # the rules' "not specified" answer needs no citation (the gate escalates it)
+            sent.generic = sent.generic or bool(_NOT_SPECIFIED.search(sent.text))
         if invalid:
             trace.warn(f"LLM cited context numbers that do not exist: {sorted(set(invalid))}; dropped")
         if not sentences:
