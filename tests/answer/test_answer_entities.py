@@ -100,3 +100,8 @@ def test_amounts_dates_percentages():
 def test_extract_all_orders_by_position_and_drops_numbers_inside_contacts():
     kinds = [e.kind for e in extract_all("학사지원팀(02-880-1234)에 3월 2일까지 「학칙」 제13조")]
     assert kinds == ["department", "phone", "date", "citation"]
+
+
+def test_a_regulation_named_alone_is_a_citation_without_an_article():
+    got = [(e.text, e.citation_tuple()) for e in extract_citations("「학칙」 제3조와 「교원 연구년 운영 지침」을 보세요")]
+    assert got == [("「학칙」 제3조", ("학칙", "3", None, None)), ("「교원 연구년 운영 지침」", ("교원 연구년 운영 지침", "", None, None))]

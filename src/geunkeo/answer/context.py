@@ -149,6 +149,19 @@ class ContextIndex:
                 return n
         return None
 
+    def regulation(self, name: str) -> int | None:
+        """n of a context whose regulation is `name`, or whose text names it."""
+        key = reg_key(name)
+        if len(key) < 2:
+            return None
+        for d in self.docs:
+            if any(_same_reg(key, nm) for nm in d.names) or any(nm == key for nm, _ in d.pairs):
+                return d.n
+        for n, t in enumerate(self.texts, start=1):
+            if key in re.sub(r"[\s「」『』·ㆍ]", "", t):
+                return n
+        return None
+
     def number(self, e: Entity) -> int | None:
         key = f"{e.kind}:{e.norm}"
         if key in self.numbers:
@@ -193,7 +206,16 @@ def _ckey(e: Entity) -> str:
     return f"{kind}:{e.norm}"
 
 
+_REG_END = re.compile(r"(?:규정|학칙|약관|규칙|세칙|지침|법|요강|내규|정관|준칙|terms|regulations?|policy|rules|"
+                      r"conditions|bylaws)$")
+
+
 def _same_reg(a: str, b: str) -> bool:
+    """Same regulation: equal keys, or one contains the other and the shorter still ends like a regulation's
+    name ("학칙" ⊂ "한빛대학교학칙"; but a document called "연구년" does not name "교원연구년운영지침")."""
     if not a or not b:
         return False
-    return a == b or (min(len(a), len(b)) >= 2 and (a in b or b in a))
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 2 and short in long_ and bool(_REG_END.search(short))

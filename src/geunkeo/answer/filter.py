@@ -162,6 +162,13 @@ class HallucinationFilter:
                     bad.append(e)
                 else:
                     _keep(report, _kept(e, ctx, n))
+            elif e.kind == "citation" and not e.article:  # a regulation's name alone
+                n = ctx.regulation(e.regulation or "")
+                if n is None:
+                    bad.append(e)
+                else:
+                    state["last_named"] = reg_key(e.regulation or "")
+                    _keep(report, _kept(e, ctx, n))
             elif e.kind == "citation":
                 regs, kind_word = self._resolve(e, state, prev_regs)
                 prev_regs = regs

@@ -265,6 +265,7 @@ _ART_KO = (
 _ART_KO_RX = _first("제", _ART_KO)
 _REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
 _REG_WINDOW = 60
+_BRACKET_NAME = _first("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.)[A-Z][A-Za-z'\-]*){0,6}"
 _CITE_EN = _first(
     "「『A", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
@@ -334,6 +335,12 @@ def extract_citations(text: str) -> list[Entity]:
         para = int(m.group("para")) if m.group("para") else None
         out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, m.group("item")),
                           regulation=reg, ref=ref, article=art, paragraph=para, item=m.group("item")))
+    # a regulation named in 「」 without an article: "「교원 연구년 운영 지침」을 참고하세요"
+    for m in _BRACKET_NAME.finditer(text):
+        if not any(c.start <= m.start() < c.end for c in out):
+            name = m.group(0)[1:-1].strip()
+            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(name, "", None, None),
+                              regulation=name, ref="named"))
     out.sort(key=lambda x: x.start)
     return out
 
