@@ -112,3 +112,21 @@ def test_autorag_parquet_import(tmp_path):
     pq.write_table(pa.table({"doc_id": ["d1"], "contents": ["x"]}), tmp_path / "small.parquet")
     with pytest.raises(ConfigError, match=r"qid a2 names doc ids not in the corpus: \['d2', 'd3', 'd4'\]"):
         from_autorag(tmp_path / "qa.parquet", tmp_path / "small.parquet")
+
+
+def test_sample_cases_keeps_pairs_and_is_deterministic():
+    from geunkeo.evaluate.base import QACase
+    from geunkeo.evaluate.datasets import sample_cases
+
+    cases = [QACase(f"k{i}", "q", parallel_id=f"p{i}") for i in range(5)]
+    cases += [QACase(f"e{i}", "q", lang="en", parallel_id=f"p{i}") for i in range(5)]
+    cases += [QACase(f"s{i}", "q") for i in range(4)]
+    a = sample_cases(cases, 6, seed=13)
+    assert a == sample_cases(cases, 6, seed=13) and 1 <= len(a) <= 6
+    ids = {c.id for c in a}
+    for i in range(5):
+        assert (f"k{i}" in ids) == (f"e{i}" in ids)  # a pair is kept or dropped whole
+    assert [c.id for c in a] == [c.id for c in cases if c.id in ids]  # dataset order
+    assert sample_cases(cases, 100) == cases
+    with pytest.raises(ConfigError, match="positive number"):
+        sample_cases(cases, 0)

@@ -60,6 +60,8 @@ def register(app: typer.Typer) -> None:
                                                      "extractive answers)"),
         profile: str = typer.Option(None, "--profile", help="Gate profile: dev | stabilization | advanced"),
         as_json: bool = typer.Option(False, "--json", help="Print summary.json instead of tables"),
+        limit: int = typer.Option(None, "--limit", help="Evaluate a seeded sample of about N cases (ko/en pairs "
+                                                         "kept together) for a quick run"),
     ) -> None:
         """Run search → answer → metrics → flags over a dataset; writes cases.jsonl, summary.json, review.db and
         report.html to --out."""
@@ -78,7 +80,7 @@ def register(app: typer.Typer) -> None:
             if profile:
                 settings.evaluate.profile = profile  # validated by load_profile (names the choices)
             with console.status("evaluating…") as status:
-                res = run_evaluation(dataset, index, out, settings=settings, llm=llm,
+                res = run_evaluation(dataset, index, out, settings=settings, llm=llm, limit=limit,
                                      progress=lambda i, n, qid: status.update(f"case {i}/{n} {qid}"))
         except GeunkeoError as exc:
             _fail(exc)

@@ -242,3 +242,26 @@ def autorag_corpus_to_beir(corpus_path: str | Path, out_path: str | Path) -> int
             fh.write(json.dumps({"_id": str(r["doc_id"]), "title": title, "text": str(r.get("contents", ""))},
                                 ensure_ascii=False) + "\n")
     return len(rows)
+
+
+def sample_cases(cases: list[QACase], limit: int, seed: int = 13) -> list[QACase]:
+    """A deterministic subset of about `limit` cases for quick runs; ko/en pairs (same `parallel_id`) stay
+    together so cross-lingual figures remain computable. Order of the kept cases is the dataset's order."""
+    if limit <= 0:
+        raise ConfigError(f"limit must be a positive number of cases, got {limit}")
+    if limit >= len(cases):
+        return list(cases)
+    import random
+
+    groups: dict[str, list[QACase]] = {}
+    for c in cases:
+        groups.setdefault(c.parallel_id or f"case:{c.id}", []).append(c)
+    keys = sorted(groups)
+    random.Random(seed).shuffle(keys)
+    keep: set[str] = set()
+    for k in keys:
+        if len(keep) >= limit:
+            break
+        if len(keep) + len(groups[k]) <= limit or not keep:
+            keep.update(c.id for c in groups[k])
+    return [c for c in cases if c.id in keep]

@@ -27,7 +27,7 @@ from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
 from geunkeo.evaluate.claim_log import build_case_log
 from geunkeo.evaluate.crosslingual import ClaimChecker, crosslingual_summary
-from geunkeo.evaluate.datasets import from_beir, load_cases
+from geunkeo.evaluate.datasets import from_beir, load_cases, sample_cases
 from geunkeo.evaluate.gates import FlagOutcome, assign_flag, flag_record, load_profile
 from geunkeo.evaluate.report import dashboard
 from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
@@ -254,16 +254,21 @@ def _write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> None:
 
 def run_evaluation(dataset_path: str | Path, index_dir, out_dir: str | Path,
                    settings: Settings | None = None, llm: str | None = None,
-                   progress: Callable[[int, int, str], None] | None = None) -> RunSummary:
+                   progress: Callable[[int, int, str], None] | None = None,
+                   limit: int | None = None) -> RunSummary:
     """Evaluate a JSONL QA file (or a BEIR folder) against an index (a directory or an opened index);
     `make demo` and `geunkeo eval` call this."""
     settings = settings or Settings()
     # a BEIR folder (e.g. sample/gold) is converted on the fly; anything else is a JSONL QA file
     cases = from_beir(dataset_path) if Path(dataset_path).is_dir() else load_cases(dataset_path)
+    total = len(cases)
+    if limit:
+        cases = sample_cases(cases, limit, settings.evaluate.review_seed)
     if isinstance(index_dir, str | Path) and not Path(index_dir).is_dir():
         raise ConfigError(f"index {index_dir} not found; build one with `geunkeo index PATH --out DIR`")
     pipeline = default_pipeline(index_dir, settings, llm=llm)
-    return evaluate_cases(cases, pipeline, settings, out_dir, dataset=str(dataset_path), progress=progress)
+    name = str(dataset_path) + (f" (seeded sample of {len(cases)} of {total} cases)" if len(cases) < total else "")
+    return evaluate_cases(cases, pipeline, settings, out_dir, dataset=name, progress=progress)
 
 
 def load_run(run_dir: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
