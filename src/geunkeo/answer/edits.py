@@ -29,6 +29,7 @@ _NEEDS_OBJECT = re.compile(
     r"(?:[가-힣](?:는|은|이|가|을|를|로|에|의|도|와|과)|\b(?:at|via|to|on|is|are|was|call|dial|email|e-mail|"
     r"contact|visit|reach|phone|fax|number|see|from|by))\s*[:：]?\s*$", re.I)
 
+
 def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
     open_ = s.rfind("(", 0, start)
     if open_ == -1 or ")" in s[open_:start]:
@@ -122,6 +123,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
 _KO_CLAUSE = re.compile(r"([가-힣]+),\s+")
 _EN_CLAUSE = re.compile(r"(?:,\s+(?:and|but|while|whereas)\s+|;\s+)")
 _JONGSEONG_B = 17  # ㅂ as a final consonant
+_VERB_STEM_ENDS = set("하되있없받않주보내두오가이")
 
 
 def _final_form(word: str) -> str | None:
@@ -136,6 +138,8 @@ def _final_form(word: str) -> str | None:
     if ending == "으며":
         return stem + "습니다"
     last = stem[-1]
+    if last not in _VERB_STEM_ENDS:  # "참고," is a noun, not 참- + -고
+        return None
     code = ord(last) - 0xAC00
     if not 0 <= code <= 11171:
         return None
