@@ -206,3 +206,13 @@ def test_llm_saying_the_rules_do_not_specify_escalates_with_sources():
     assert ans.gate.reasons == ["no_answer: the answer has no content sentence"]
     assert ans.text == f"{ESCALATION['ko']} 참고할 수 있는 문서: [1] 학칙 제12조(휴학); [2] 학칙 제13조(복학)"
     assert ans.draft == "해당 규정에 명시되어 있지 않습니다."
+
+
+def test_extractive_shows_a_repeated_contact_line_once():
+    line = "문의: 학생처 장학복지팀(02-2100-1330, scholarship@hanbit-u.ac.kr)에서 장학금 신청을 받는다."
+    hits = [Hit(Chunk(f"n#s{i}", "n", "장학 공지", f"장학금 신청 안내 {i}차입니다.\n{line}", f"장학 공지 > {i}"), 1.0 - i / 10,
+                ranks={"bm25": i + 1, "dense": i + 1}) for i in range(3)]
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("장학금 신청 문의처", hits)
+    assert ans.text.count("02-2100-1330") == 1
+    assert ans.text == ("장학금 신청 안내 0차입니다 [1]. " + line[:-1] + " [1]. 장학금 신청 안내 1차입니다 [2]. "
+                        "장학금 신청 안내 2차입니다 [3].")

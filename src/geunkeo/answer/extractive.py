@@ -49,6 +49,10 @@ def source_sentences(text: str) -> list[str]:
     return out
 
 
+def _jaccard(a: frozenset, b: frozenset) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
 def question_lang(query: str) -> str:
     return "en" if detect_lang(query) == "en" else "ko"
 
@@ -83,10 +87,18 @@ class ExtractiveAnswerer(Answerer):
             if sent in seen:
                 continue
             seen.add(sent)
-            overlap = sum(w for t, w in weights.items() if t in set(sterms)) / total
-            scored.append((overlap + 0.1 / (1 + p) + 0.15 / (1 + r), overlap, r, p, sent))
+            tset = frozenset(sterms)
+            overlap = sum(w for t, w in weights.items() if t in tset) / total
+            scored.append((overlap + 0.1 / (1 + p) + 0.15 / (1 + r), overlap, r, p, sent, tset))
         scored.sort(key=lambda x: -x[0])
-        chosen = [x for x in scored if x[1] > 0][: self.max_sentences]
+        chosen: list[tuple] = []
+        for x in scored:
+            if x[1] <= 0 or len(chosen) >= self.max_sentences:
+                continue
+            # notices repeat the same contact line in every section: one copy is enough
+            if any(_jaccard(x[5], c[5]) >= 0.7 for c in chosen):
+                continue
+            chosen.append(x)
         if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
             chosen = [x for x in scored if x[2] == 0][:2]
         chosen.sort(key=lambda x: (x[2], x[3]))
@@ -97,7 +109,7 @@ class ExtractiveAnswerer(Answerer):
         note_lang = next(iter(src_langs - {lang}), None)
         if note_lang:
             sentences.append(AnswerSentence(NOTES[(lang, note_lang)], generic=True))
-        for _, _, r, _, sent in chosen:
+        for _, _, r, _, sent, _ in chosen:
             text = f"“{sent}”" if note_lang else sent
             sentences.append(AnswerSentence(text, citations=[citation_for(r + 1, hits)]))
         return Answer(query=query, text=render(sentences), lang=lang, sentences=sentences, contexts=list(hits),
