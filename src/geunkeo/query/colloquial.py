@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_left
 from dataclasses import asdict, dataclass, field
 
 from geunkeo.config import QuerySettings
@@ -172,7 +173,7 @@ class ColloquialTransformer:
     def _lemma_matches(self, text: str, toks: tuple[Tok, ...]) -> list[ColloquialPattern]:
         out = []
         for s, e in _words(text):
-            wt = [t for t in toks if s <= t.start < e and t.tag not in PUNCT_TAGS]
+            wt = [t for t in _within(toks, s, e) if t.tag not in PUNCT_TAGS]
             if not wt or wt[0].tag not in VERB_TAGS or wt[0].start != s:
                 continue
             mp = self._lemmas.get(wt[0].form + "다")
@@ -236,6 +237,11 @@ def _words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int,
     return [(start + m.start(), start + m.end()) for m in re.finditer(r"\S+", text[start:end])]
 
 
+def _within(toks: tuple[Tok, ...], s: int, e: int) -> list[Tok]:
+    """Tokens starting in [s, e); tokens are sorted by start, so this is two binary searches."""
+    return list(toks[bisect_left(toks, s, key=lambda t: t.start) : bisect_left(toks, e, key=lambda t: t.start)])
+
+
 def _entity_spans(text: str, toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
     spans = [(m.start(), m.end()) for m in ARTICLE_REF.finditer(text)]
     spans += [(m.start(), m.end()) for m in _ENTITY.finditer(text)]
@@ -246,7 +252,7 @@ def _entity_spans(text: str, toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
 def _normalise_word(text: str, s: int, e: int, toks: tuple[Tok, ...]) -> tuple[str, bool]:
     """One unmatched word in formal shape: (surface to keep or "", whether it still sounded colloquial)."""
     surface = text[s:e]
-    wt = [t for t in toks if s <= t.start < e]
+    wt = _within(toks, s, e)
     core = [t for t in wt if t.tag not in PUNCT_TAGS]
     if not core or surface.strip("?!.~,") in _FILLER:
         return "", False

@@ -20,6 +20,7 @@ from geunkeo.query.morph import MorphologicalExpander
 from geunkeo.query.morphs import analyzer_terms
 from geunkeo.query.synonyms import SynonymExpander
 from geunkeo.query.weights import HybridWeightOptimizer
+from geunkeo.text.kiwi import get_kiwi
 from geunkeo.text.patterns import detect_lang
 
 TOGGLES = ("colloquial", "morph_expansion", "synonyms", "formality_weights")
@@ -40,6 +41,10 @@ class QueryPipeline:
         self.expander = MorphologicalExpander(qs.morph_mode)
         self._synonyms: SynonymExpander | None = None  # built on first use: it analyses every group member
         self.weights = HybridWeightOptimizer(self.settings.retrieve, tuned)
+        # Load Kiwi (seconds) and the synonym table now, so stage timings in traces measure the query only.
+        get_kiwi()
+        if qs.synonyms:
+            _ = self.synonyms
 
     @property
     def synonyms(self) -> SynonymExpander:
