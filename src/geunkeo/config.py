@@ -100,6 +100,7 @@ class AnswerSettings(BaseModel):
     extractive_top_chunks: int = 3
     gate_max_unverified: int = 0  # amounts/dates/percentages in the answer that no context contains
     departments_file: str | None = None  # one organisation name per line, recognised by the filter
+    allowlist_file: str | None = None  # contacts/names always accepted (main phone, website), one per line
 
 
 class EvaluateSettings(BaseModel):

@@ -169,3 +169,15 @@ def test_verify_with_a_departments_file(tmp_path):
     known = json.loads(RUNNER.invoke(app, [*args, "--departments", str(tmp_path / "depts.txt")]).stdout)
     assert known["text"] == "신청은 학사지원팀과 담당 부서에서 받습니다."
     assert known["removed"] == [{"kind": "department", "value": "국제교류관", "replacement": "담당 부서"}]
+
+
+def test_verify_allowlist_accepts_the_main_number_without_context(tmp_path):
+    (tmp_path / "a.txt").write_text("대표전화는 02-880-5114입니다. 팩스는 02-880-5115입니다.", encoding="utf-8")
+    (tmp_path / "학칙.txt").write_text(CONTEXT, encoding="utf-8")
+    (tmp_path / "allow.txt").write_text("# always fine\n대표전화 02-880-5114\n", encoding="utf-8")
+    res = RUNNER.invoke(app, ["verify", "--answer", str(tmp_path / "a.txt"), "--context", str(tmp_path / "학칙.txt"),
+                              "--allowlist", str(tmp_path / "allow.txt"), "--json"])
+    out = json.loads(res.stdout)
+    assert out["text"] == f"대표전화는 02-880-5114입니다. {CONTACT}"
+    assert out["removed"] == [{"kind": "phone", "value": "02-880-5115", "replacement": CONTACT}]
+    assert [(k["value"], k["location"]) for k in out["kept"]] == [("02-880-5114", "allowlist")]

@@ -69,10 +69,14 @@ class HallucinationFilter:
 
     `known_departments`: extra organisation names (e.g. from the corpus) that are recognised in answers even
     without a department suffix; they are still removed unless a context names them.
+    `allowlist`: contacts and names accepted even when no context has them (the seed's whitelist for false
+    positives: a university's main number, its website); reported as kept from context "allowlist".
     """
 
-    def __init__(self, known_departments: tuple[str, ...] | list[str] = ()):
+    def __init__(self, known_departments: tuple[str, ...] | list[str] = (),
+                 allowlist: tuple[str, ...] | list[str] = ()):
         self.known_departments = tuple(known_departments)
+        self.allowlist = tuple(allowlist)
 
     def apply(self, text: str, contexts, lang: str | None = None) -> FilterResult:
         """Filter a whole answer text (citation markers [n] may be in it)."""
@@ -92,7 +96,11 @@ class HallucinationFilter:
         """Filter an answer given as sentences; the result keeps track of which input sentence each came from."""
         if lang not in PHRASES:
             lang = "en" if lang == "en" else "ko"
-        ctx = ContextIndex(_as_chunks(contexts), self.known_departments)
+        chunks = _as_chunks(contexts)
+        if self.allowlist:
+            chunks.append(Chunk(chunk_id="allowlist", doc_id="allowlist", title="", text="\n".join(self.allowlist),
+                                location="allowlist"))
+        ctx = ContextIndex(chunks, self.known_departments)
         phrases = PHRASES[lang]
         report = FilterReport()
         out: list[FilteredSentence] = []

@@ -34,13 +34,13 @@ ESCALATION = {
 SOURCES = {"ko": "참고할 수 있는 문서:", "en": "Documents that may help:"}
 
 
-def load_departments(path: str | None) -> tuple[str, ...]:
-    """Organisation names, one per line (blank lines and '#' comments skipped)."""
+def load_lines(path: str | None, setting: str = "answer.departments_file") -> tuple[str, ...]:
+    """Non-empty lines of a list file ('#' comments skipped): department names, allowlisted contacts."""
     if not path:
         return ()
     p = Path(path)
     if not p.is_file():
-        raise ConfigError(f"answer.departments_file {path!r} does not exist; fix the path or unset it")
+        raise ConfigError(f"{setting} {path!r} does not exist; fix the path or unset it")
     lines = (ln.strip() for ln in p.read_text(encoding="utf-8").splitlines())
     return tuple(ln for ln in lines if ln and not ln.startswith("#"))
 
@@ -52,7 +52,8 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
     settings = settings or load_settings()
     trace = trace if trace is not None else Trace()
     name = resolve_name(answerer, settings) if llm is None or answerer else "llm"
-    filt = HallucinationFilter(load_departments(settings.answer.departments_file))
+    filt = HallucinationFilter(load_lines(settings.answer.departments_file),
+                               load_lines(settings.answer.allowlist_file, "answer.allowlist_file"))
     if name == "llm" and llm is None:
         from geunkeo.llm.registry import get_llm
 

@@ -67,19 +67,21 @@ def verify_cmd(
     context: list[Path] = typer.Option(..., "--context", help="Context file (repeat): .txt, or .json/.jsonl chunks"),
     lang: str = typer.Option(None, "--lang", help="ko | en (default: detected from the answer)"),
     departments: Path = typer.Option(None, "--departments", help="Organisation names, one per line"),
+    allowlist: Path = typer.Option(None, "--allowlist", help="Contacts/names always accepted, one per line"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Run the hallucination filter on an answer against the given contexts."""
     from geunkeo.answer.filter import HallucinationFilter
-    from geunkeo.answer.pipeline import load_departments
+    from geunkeo.answer.pipeline import load_lines
 
     with user_errors():
         if lang not in (None, "ko", "en"):
             raise ConfigError(f"--lang must be ko or en, not {lang!r}")
         text = _read(answer)
         chunks = [c for path in context for c in _contexts(path)]
-        known = load_departments(str(departments)) if departments else ()
-        res = HallucinationFilter(known).apply(text, chunks, lang=lang)
+        known = load_lines(str(departments), "--departments") if departments else ()
+        allowed = load_lines(str(allowlist), "--allowlist") if allowlist else ()
+        res = HallucinationFilter(known, allowed).apply(text, chunks, lang=lang)
     if as_json:
         print_json({
             "text": res.text,
