@@ -46,13 +46,17 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps([{k: v for k, v in i.items() if k != "payload"} for i in items],
                                   ensure_ascii=False, indent=2))
             return
-        t = Table("query", "flag", "queue", "prio", "stratum", "deadline", "decision", "reasons")
+        t = Table("query", "flag", "queue", "prio", "stratum", "due", "decision", "reasons")
+        for col in t.columns[:7]:
+            col.no_wrap = True
+        t.columns[7].min_width, t.columns[7].overflow = 28, "fold"
         for i in items:
             c = _COLORS.get(i["flag_level"], "white")
-            t.add_row(i["query_id"], f"[{c}]{i['flag_level']}[/{c}]", i["queue_type"], str(i["priority"]),
-                      i["stratum"] or "", i["review_deadline"] or "", i["review_decision"] or "pending",
-                      ", ".join(i["reasons"]))
+            t.add_row(i["query_id"], f"[{c}]{i['flag_level']}[/{c}]", i["queue_type"].split("_")[0].lower(),
+                      str(i["priority"]), i["stratum"] or "", (i["review_deadline"] or "")[:10],
+                      i["review_decision"] or "pending", " ".join(i["reasons"]))
         console.print(t)
+        console.print(f"{len(items)} item(s); `geunkeo review show QUERY_ID --db {db}` for one")
 
     @review.command("show")
     def show(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--db", help=DB_HELP),
@@ -76,8 +80,8 @@ def register(app: typer.Typer) -> None:
         console.print(f"[bold]reasons[/bold]   {', '.join(item['reasons']) or '—'}")
         for note in p.get("notes") or []:
             console.print(f"  note: {note}")
-        if p.get("hallucinated_claims"):
-            console.print(f"  unsupported claims: {', '.join(p['hallucinated_claims'])}")
+        for claim in p.get("unsupported_claims") or []:
+            console.print(f"  [red]unsupported[/red] {claim['claim_id']}: {claim['text']} ({claim['why']})")
         if item["completed"]:
             console.print(f"[bold]review[/bold]    {item['review_decision']} by {item['reviewer_id']} · root cause "
                           f"{item['failure_root_cause'] or '—'} · gt update {item['gt_update_needed']} · "

@@ -190,8 +190,12 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
             if case.id in selection:
                 status = queue.enqueue(
                     eval_id, case.id, selection[case.id], outcome.flag.level, outcome.flag.reason_codes, case,
-                    {"answer": ans.text if ans else None, "hallucinated_claims": outcome.hallucinated_claims,
-                     "notes": outcome.flag.notes}, deadline_days=es.review_deadline_days)
+                    {"answer": ans.text if ans else None, "notes": outcome.flag.notes,
+                     "unsupported_claims": [
+                         {"claim_id": c.claim_id, "text": c.text,
+                          "why": c.checks.get("support", {}).get("failure_reason") or "NO_SUPPORTING_CONTEXT"}
+                         for c in claims if c.claim_id in outcome.hallucinated_claims]},
+                    deadline_days=es.review_deadline_days)
             rec_flag = flag_record(eval_id, case.id, stamp, outcome, status)
             flags.append(rec_flag)
             rec = build_case_log(eval_id, stamp, case, hits, ans, metrics, claims, outcome,
