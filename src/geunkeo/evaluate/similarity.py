@@ -184,3 +184,15 @@ def semantic_similarity(
         method=f"calibrated cosine ({vectors.embedder.version}; {cal.method}, fitted on {cal.fitted_on})",
         details={"raw_cosine": round(cos, 4), "threshold": threshold, "similar": score >= threshold},
     )
+
+
+def load_korsts(path: str | Path) -> tuple[list[str], list[str], np.ndarray]:
+    """KorSTS TSV (genre, filename, year, id, score, sentence1, sentence2) → sentences and gold scores 0–5."""
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    if not rows or not {"score", "sentence1", "sentence2"} <= set(rows[0]):
+        raise ConfigError(f"{path} is not a KorSTS TSV (needs score, sentence1, sentence2 columns)")
+    return ([r["sentence1"] for r in rows], [r["sentence2"] for r in rows],
+            np.array([float(r["score"]) for r in rows]))

@@ -37,11 +37,15 @@ CHECKER_FILE = "nli_checker.json"
 _DATE_NUM = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})")
 _DATE_KO = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
 _NUMBER = re.compile(
-    r"(\d[\d,]*(?:\.\d+)?)\s*(천|만|억)?\s*"
+    r"(?<![A-Za-z\d.])(\d[\d,]*(?:\.\d+)?)\s*(백만|천만|백|천|만|억)?\s*"
     r"(원|%|퍼센트|개월|일|월|년|학점|세|시간|회|명|학기|주|달러|won|percent|days?|months?|years?|credits?)?",
     re.I,
 )
-_MULT = {"천": 1_000, "만": 10_000, "억": 100_000_000}
+_MULT = {"백만": 1_000_000, "천만": 10_000_000, "백": 100, "천": 1_000, "만": 10_000, "억": 100_000_000}
+_KO_COMPOUND = re.compile(r"(\d+)\s*천\s*(\d+)\s*백")  # 2천 5백 → 2500
+_KO_NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
+_KO_COUNTER = re.compile(r"(?<![가-힣])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*(명|개|번|회|살|달|해|학기|가지)")
+_COUNTER_UNIT = {"번": "회", "살": "세", "달": "개월", "해": "년"}
 _UNIT = {"퍼센트": "%", "percent": "%", "won": "원", "day": "일", "days": "일", "month": "개월", "months": "개월",
          "year": "년", "years": "년", "credit": "학점", "credits": "학점"}
 _EN_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")
@@ -66,6 +70,10 @@ def extract_entities(text: str) -> list[Entity]:
             parts = [str(int(g)) for g in m.groups() if g]
             out.append(Entity("date", "-".join(parts)))
         rest = pat.sub(" ", rest)
+    rest = _KO_COMPOUND.sub(lambda m: str(int(m.group(1)) * 1000 + int(m.group(2)) * 100), rest)
+    for m in _KO_COUNTER.finditer(rest):
+        out.append(Entity("number", str(_KO_NATIVE[m.group(1)]), _COUNTER_UNIT.get(m.group(2), m.group(2))))
+    rest = _KO_COUNTER.sub(" ", rest)
     for m in _NUMBER.finditer(rest):
         raw, mult, unit = m.group(1).replace(",", ""), m.group(2), (m.group(3) or "")
         try:
@@ -124,11 +132,26 @@ def negation_count(text: str) -> int:
 
 
 # -- features -----------------------------------------------------------------------------------------------
-POLARITY_OVERLAP = 0.5
+POLARITY_OVERLAP = 0.9  # on KorNLI dev a flip on a looser paraphrase is as often entailment as not
 BASE_FEATURES = [
     "cos_max", "cos_mean", "cos_full", "lex_overlap", "lex_sent_cover", "novel_terms_log", "entity_coverage",
-    "has_entities", "neg_mismatch", "claim_negated", "evidence_negated", "len_ratio_log",
+    "has_entities", "neg_mismatch", "claim_negated", "evidence_negated", "len_ratio_log", "char_bigram_cover",
+    "absolute_added", "cause_added",
 ]
+# Words that make a claim stronger or add a reason; a claim that adds one its context lacks says more than it.
+_ABSOLUTE = ("모든", "항상", "절대", "전혀", "오직", "유일", "반드시", "가장", "모두", "결코", "단지", "뿐",
+             "all", "always", "never", "only", "every", "must")
+_CAUSE = ("때문", "위해", "왜냐", "덕분", "탓", "because", "so that", "due to")
+
+
+def _bigrams(text: str) -> set[str]:
+    t = re.sub(r"\s+", "", text.lower())
+    return {t[i : i + 2] for i in range(len(t) - 1)}
+
+
+def _added(cues: tuple[str, ...], claim: str, context: str) -> float:
+    c, x = claim.lower(), context.lower()
+    return float(sum(1 for w in cues if w in c and w not in x))
 
 
 @dataclass
@@ -174,6 +197,8 @@ def pair_features(claim: str, context_sentences: list[str], vectors: VectorCache
         "novel_terms_log": math.log1p(len(ct - xt)), "entity_coverage": cov, "has_entities": float(bool(ents)),
         "neg_mismatch": float(cn != en), "claim_negated": float(cn), "evidence_negated": float(en),
         "len_ratio_log": math.log((len(claim) + 1) / (len(evidence) + 1)),
+        "char_bigram_cover": len(_bigrams(claim) & _bigrams(context)) / max(1, len(_bigrams(claim))),
+        "absolute_added": _added(_ABSOLUTE, claim, context), "cause_added": _added(_CAUSE, claim, context),
     }
     interaction = np.concatenate([cvec * svecs[best], np.abs(cvec - svecs[best])])
     return PairFeatures(values, evidence, missing, interaction)
@@ -384,3 +409,20 @@ def cross_validate(x: np.ndarray, y: np.ndarray, veto: np.ndarray, groups: np.nd
         pred[test] = (prob[test] >= t) & ~veto[test]
         thresholds.append(t)
     return {"probability": prob, "prediction": pred, "thresholds": thresholds, **support_figures(pred, y)}
+
+
+def load_kornli(path: str | Path) -> tuple[list[tuple[str, str]], np.ndarray, np.ndarray, list[str]]:
+    """KorNLI/XNLI TSV (sentence1, sentence2, gold_label) → (claim = hypothesis, context = premise) pairs,
+    supported labels (entailment only), premise groups (a premise's pairs share a fold) and the gold labels."""
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    rows = [r for r in rows if r.get("gold_label") in {"entailment", "neutral", "contradiction"}]
+    if not rows:
+        raise ConfigError(f"{path} has no labelled rows (needs sentence1, sentence2, gold_label columns)")
+    premise_ids = {p: i for i, p in enumerate(dict.fromkeys(r["sentence1"] for r in rows))}
+    pairs = [(r["sentence2"], r["sentence1"]) for r in rows]
+    y = np.array([r["gold_label"] == "entailment" for r in rows])
+    groups = np.array([premise_ids[r["sentence1"]] for r in rows])
+    return pairs, y, groups, [r["gold_label"] for r in rows]
