@@ -65,6 +65,8 @@ def test_review_commands_round_trip(tmp_path):
     assert res.exit_code == 0, res.output
     assert [i["query_id"] for i in json.loads(res.output)] == ["q1", "q2"]
 
+    res = runner.invoke(app, ["review", "assign", "q1", "--db", db, "--reviewer", "kim"])
+    assert res.exit_code == 0 and "q1: assigned to kim" in res.output
     res = runner.invoke(app, ["review", "decide", "q1", "--db", db, "--decision", "disagree", "--reviewer", "kim",
                               "--root-cause", "gt", "--corrected-answer", "통산 6학기", "--gt-update"])
     assert res.exit_code == 0, res.output
@@ -75,6 +77,7 @@ def test_review_commands_round_trip(tmp_path):
 
     shown = json.loads(runner.invoke(app, ["review", "show", "q1", "--db", db, "--json"]).output)
     assert shown["corrected_answer"] == "통산 6학기" and shown["gt_update_needed"] is True
+    assert shown["assigned_reviewer"] == "kim" and shown["reviewer_id"] == "kim"
     stats = json.loads(runner.invoke(app, ["review", "stats", "--db", db, "--json"]).output)
     assert stats["agreement_rate"] == 0.5 and stats["completion_rate"] == 1.0
 

@@ -1,4 +1,4 @@
-"""`geunkeo review list|show|decide|export|stats` over an evaluation run's review queue."""
+"""`geunkeo review list|show|assign|decide|export|stats` over an evaluation run's review queue."""
 
 from __future__ import annotations
 
@@ -88,6 +88,17 @@ def register(app: typer.Typer) -> None:
                           f"{item['notes'] or ''}")
             if item["corrected_answer"]:
                 console.print(f"  corrected answer: {item['corrected_answer']}")
+
+    @review.command("assign")
+    def assign(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--db", help=DB_HELP),
+               reviewer: str = typer.Option(..., "--reviewer", help="Reviewer id")) -> None:
+        """Assign a queued item to a reviewer."""
+        with _open(db) as q:
+            try:
+                item = q.assign(query_id, reviewer)
+            except GeunkeoError as exc:
+                _fail(exc)
+        console.print(f"{query_id}: assigned to {item['assigned_reviewer']} (due {item['review_deadline']})")
 
     @review.command("decide")
     def decide(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--db", help=DB_HELP),

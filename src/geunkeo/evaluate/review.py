@@ -175,6 +175,16 @@ class ReviewQueue:
         self._db.commit()
         return status
 
+    def assign(self, query_id: str, reviewer: str, eval_id: str | None = None) -> dict[str, Any]:
+        """Set the item's assigned reviewer (seed §3.1.2 `assigned_reviewer`)."""
+        if not reviewer.strip():
+            raise ConfigError("assign needs a reviewer id (--reviewer NAME)")
+        item = self.get(query_id, eval_id)
+        self._db.execute("UPDATE review_items SET assigned_reviewer=? WHERE eval_id=? AND query_id=?",
+                         (reviewer, item["eval_id"], query_id))
+        self._db.commit()
+        return self.get(query_id, item["eval_id"])
+
     def decide(self, query_id: str, decision: str, reviewer: str, root_cause: str | None = None,
                corrected_answer: str | None = None, gt_update_needed: bool | None = None,
                notes: str | None = None, risk_level: str | None = None,
