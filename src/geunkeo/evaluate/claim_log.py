@@ -124,6 +124,7 @@ def build_case_log(eval_id: str, timestamp: str, case: QACase, hits: list[Hit], 
         "eval_timestamp": timestamp,
         "task": case.task,
         "complexity": case.complexity,
+        "style": case.style,
         "parallel_id": case.parallel_id,
         "retrieval": {
             "retrieved_docs": list(docs.values()),

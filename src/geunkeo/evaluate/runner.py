@@ -240,7 +240,7 @@ def summarize(records: Sequence[dict[str, Any]], review: dict[str, Any], clir: d
         "metrics": dashboard.metric_stats(records),
         "gates": dashboard.gate_stats(records),
         "pass_rates_by": {k: dashboard.pass_rates_by(records, k) for k in ("query_language", "task",
-                                                                            "complexity")},
+                                                                            "complexity", "style")},
         "executive": dashboard.executive(records, review),
         "model_debug": dashboard.model_debug(records),
         "compliance": dashboard.compliance(records, review),

@@ -49,9 +49,11 @@ def gate_pass_bars(gates: dict[str, dict[str, Any]]) -> str:
 
 def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[dict[str, Any]]) -> str:
     """Flag levels per language, task and complexity (stacked shares), labelled with the P0 gate pass rate."""
-    keys = {"query_language": "language", "task": "task", "complexity": "complexity"}
+    keys = {"query_language": "language", "task": "task", "complexity": "complexity", "style": "style"}
     x, shares = [], {lvl: [] for lvl in ("CRITICAL", "WARNING", "PASSED")}
     for key, groups in by.items():
+        if key == "style" and set(groups) == {"?"}:
+            continue  # the dataset has no query styles
         for g, st in groups.items():
             rows = [r for r in records if str(r.get(key) or "?") == g]
             p0 = st["p0_gates_passed"]
@@ -64,7 +66,7 @@ def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[dic
                     textposition="inside")
     fig.add_hline(y=0.7, line_dash="dot", line_color=COLORS["ink"], annotation_text="PASSED target 70%")
     fig.update_yaxes(range=[0, 1], tickformat=".0%")
-    return fragment(_layout(fig, 320, title="Flags by language, task and complexity", barmode="stack",
+    return fragment(_layout(fig, 320, title="Flags by language, task, complexity and query style", barmode="stack",
                             legend=dict(orientation="h", y=-0.25)))
 
 
