@@ -93,6 +93,8 @@ def test_llm_answer_with_invented_contact_is_filtered_then_regenerated_once():
     assert ans.gate.action == "answer" and ans.gate.regenerated
     assert ans.gate.reasons[0].startswith("regenerated once after: unsupported_items: 2 removed")
     assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청해야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다 [1]."
+    drafts = [d["text"] for d in ans.trace.decisions if d["stage"] == "answer.llm"]
+    assert drafts[0].endswith("신청은 학술연구지원팀(02-1234-5678)에 하세요 [1].") and len(drafts) == 2
     system = llm.calls[0][0].content
     assert "검색 결과에 없는 연락처(전화번호, 팩스, 이메일, 웹 주소)는 절대 생성하지 마세요." in system
     assert "[1] 학칙 제12조(휴학)\n제12조(휴학) ①" in llm.calls[0][1].content

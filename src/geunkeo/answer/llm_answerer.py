@@ -35,6 +35,8 @@ class LLMAnswerer(Answerer):
         messages = answer_messages(query, hits, lang, self.max_sentences, avoid=avoid)
         with trace.stage("answer.llm", provider=self.llm.provider, model=self.llm.model, retry=bool(avoid)):
             completion = complete_traced(self.llm, messages, trace=trace, feature="answer")
+        # the unfiltered text, so a review can see what the hallucination filter changed
+        trace.decide("answer.llm", "generated", text=completion.text[:4000], cached=completion.cached)
         sentences, invalid = parse_cited(completion.text, hits)
         for sent in sentences:  # the rules' "not specified" answer needs no citation (the gate escalates it)
             sent.generic = sent.generic or bool(_NOT_SPECIFIED.search(sent.text))
