@@ -134,3 +134,11 @@ def test_stages_off_make_no_call():
 def test_dedupe_variants_limits_and_normalises():
     out = dedupe_variants(["A  b", "a b?", "c", "d", "e", "x" * 400], ["query"], limit=3)
     assert out == ["A b", "c", "d"]
+
+
+def test_drop_repeated_sentences_cuts_model_loops():
+    from geunkeo.query.llm_stages import drop_repeated_sentences
+
+    looped = "휴학원은 학기 개시 전에 낸다. 기간은 2학기 이내이다. 휴학원은 학기 개시 전에 낸다. 휴학원은 학기"
+    assert drop_repeated_sentences(looped) == "휴학원은 학기 개시 전에 낸다. 기간은 2학기 이내이다."
+    assert drop_repeated_sentences("Apply early! Apply early!  Pay later.") == "Apply early! Pay later."

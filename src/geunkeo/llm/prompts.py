@@ -38,7 +38,7 @@ def hyde(question: str, lang: str) -> list[Message]:
         Message(
             "user",
             "Imagine the official document that answers the question below. Write (1) its title, as such a "
-            "notice or regulation would be titled, and (2) a 2–4 sentence passage from it that answers the "
+            "notice or regulation would be titled, and (2) a passage of 2–3 short sentences from it that answers the "
             f"question in the document's formal style. Write both in {language}. Invented details are fine; "
             "this text is only used to search.\n"
             'Reply with JSON only: {"title": "...", "answer": "..."}\n\n'

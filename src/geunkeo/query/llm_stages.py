@@ -27,6 +27,9 @@ MAX_HYDE_CHARS = 1500
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="geunkeo-llm")
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=다\.)|(?<=요\.)")
+
+
 def _norm(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.casefold())
 
@@ -48,10 +51,23 @@ def dedupe_variants(candidates: list[str], existing: list[str], limit: int = MAX
     return out
 
 
+def drop_repeated_sentences(text: str) -> str:
+    """Small models at temperature 0 loop ("A. B. B. B. B…"): keep each sentence once, in order."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for sentence in _SENTENCE_END.split(text.strip()):
+        key = _norm(sentence)
+        # a cut-off copy of an earlier sentence (the output hit max_tokens mid-loop) counts as a repeat
+        if key and key not in seen and not any(k.startswith(key) for k in seen):
+            seen.add(key)
+            kept.append(sentence.strip())
+    return " ".join(kept)
+
+
 def _multi_query(plan: QueryPlan, llm: LLM) -> list[str]:
     question = plan.rewritten or plan.text
     messages = prompts.multi_query(question, MAX_VARIANTS, plan.lang)
-    out = complete_traced(llm, messages, trace=plan.trace, feature="multi_query", json=True, max_tokens=300)
+    out = complete_traced(llm, messages, trace=plan.trace, feature="multi_query", json=True, max_tokens=160)
     variants = dedupe_variants(parse_list(out.text, key="queries"), [plan.original, plan.text, plan.rewritten])
     if not variants:
         raise LLMBadOutput("the model's variants all repeat the query")
@@ -60,11 +76,11 @@ def _multi_query(plan: QueryPlan, llm: LLM) -> list[str]:
 
 def _hyde(plan: QueryPlan, llm: LLM) -> tuple[str | None, str | None]:
     messages = prompts.hyde(plan.rewritten or plan.text, plan.lang)
-    out = complete_traced(llm, messages, trace=plan.trace, feature="hyde", json=True, max_tokens=400)
+    out = complete_traced(llm, messages, trace=plan.trace, feature="hyde", json=True, max_tokens=240)
     obj = extract_json(out.text)
     if not isinstance(obj, dict):
         raise LLMBadOutput("HyDE output is a JSON array, expected {\"title\": …, \"answer\": …}")
-    answer = str(obj.get("answer") or obj.get("passage") or "").strip()[:MAX_HYDE_CHARS] or None
+    answer = drop_repeated_sentences(str(obj.get("answer") or obj.get("passage") or ""))[:MAX_HYDE_CHARS] or None
     title = str(obj.get("title") or "").strip()[:MAX_VARIANT_CHARS] or None
     if not answer and not title:
         raise LLMBadOutput("HyDE output has neither an answer nor a title")

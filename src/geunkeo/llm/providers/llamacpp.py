@@ -52,12 +52,15 @@ class LlamaCppLLM(RemoteLLM):
         super().__init__(Path(gguf_path).stem, **kwargs)
         self.gguf_path = str(gguf_path)
         self.n_ctx = n_ctx
+        self.repeat_penalty = 1.15
         self.threads = threads
 
     def _complete_once(self, messages: list[Message], *, json: bool, temperature: float,
                        max_tokens: int | None) -> Completion:
         llm = _load(self.gguf_path, self.n_ctx, self.threads)
-        kwargs: dict = {"messages": to_dicts(messages), "temperature": temperature, "max_tokens": max_tokens or 512}
+        # Small quantised models loop at temperature 0 without a repeat penalty.
+        kwargs: dict = {"messages": to_dicts(messages), "temperature": temperature, "max_tokens": max_tokens or 512,
+                        "repeat_penalty": self.repeat_penalty}
         if json:
             kwargs["response_format"] = {"type": "json_object"}
         try:
