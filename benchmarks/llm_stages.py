@@ -88,7 +88,8 @@ def main(argv=None) -> int:
     ap.add_argument("--dataset", type=Path, required=True, help="BEIR folder (queries.jsonl, qrels/<split>.tsv)")
     ap.add_argument("--split", default="dev")
     ap.add_argument("--corpus", type=Path, help="what to index (default: <dataset>/corpus.jsonl)")
-    ap.add_argument("--max-queries", type=int, default=40)
+    ap.add_argument("--max-queries", type=int, default=40, help="evenly spaced sample of the split (0 = all)")
+    ap.add_argument("--index", type=Path, help="index directory to build/reuse (default under --cache)")
     ap.add_argument("--provider")
     ap.add_argument("--model")
     ap.add_argument("--base-url")
@@ -118,10 +119,13 @@ def main(argv=None) -> int:
     corpus = args.corpus or args.dataset / "corpus.jsonl"
     queries, qrels = load_beir_queries(args.dataset, args.split)
     chunk_level = any("#" in cid for rel in qrels.values() for cid in rel)
-    if args.max_queries:
-        queries = dict(list(queries.items())[: args.max_queries])
+    if args.max_queries and args.max_queries < len(queries):
+        # evenly spaced, so a set ordered by style (formal, colloquial, fragment, English…) keeps its mix
+        items = list(queries.items())
+        step = len(items) / args.max_queries
+        queries = dict(items[int(i * step)] for i in range(args.max_queries))
         qrels = {q: qrels[q] for q in queries}
-    index_dir = args.cache / "llm_stages" / name / "index"
+    index_dir = args.index or args.cache / "llm_stages" / name / "index"
     report = geunkeo.build_index([str(corpus)], index_dir, settings)
     print(f"index {index_dir}: {report.documents} docs, {report.chunks} chunks", file=sys.stderr)
     idx = geunkeo.open_index(index_dir, settings)
