@@ -351,10 +351,11 @@ def _cite_norm(reg: str | None, art: str, para: int | None, item: str | None) ->
 
 # -- numbers: amounts, dates, percentages ----------------------------------------------------------------------
 
-_AMOUNT = re.compile(
-    r"(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(?P<unit>억|천만|백만|만|천)?\s?(?P<cur>원|달러|USD|KRW)"
-    r"|(?P<sym>[$₩])\s?(?P<num2>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-)
+# amounts: the currency word is found first and the number matched backwards from it (원 is everywhere in
+# Korean text — 지원, 교원 — and almost never after a number, so this is much cheaper than scanning numbers)
+_CURRENCY = _first("원달UK", r"원|달러|USD|KRW")
+_AMOUNT_BEFORE = re.compile(r"(?<![\d,.])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(?P<unit>억|천만|백만|만|천)?\s?$")
+_AMOUNT_SYM = _first("$₩", r"(?P<sym>[$₩])\s?(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)")
 _DATE = _first(
     "0-9JFMASOND", r"(?:(?P<y>\d{4})\s?년\s?)?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"
     r"|(?P<y2>\d{4})[./-]\s?(?P<m2>\d{1,2})[./-]\s?(?P<d2>\d{1,2})\.?"
@@ -369,15 +370,18 @@ _UNIT = {"억": 100_000_000, "천만": 10_000_000, "백만": 1_000_000, "만": 1
 def extract_numbers(text: str) -> list[Entity]:
     """Amounts (normalised to a number and currency), dates (YYYY-MM-DD / MM-DD) and percentages."""
     out: list[Entity] = []
-    for m in _AMOUNT.finditer(text):
-        if m.group("num"):
+    amounts: list[tuple[int, int, float, str]] = []
+    for c in _CURRENCY.finditer(text):
+        m = _AMOUNT_BEFORE.search(text, max(0, c.start() - 24), c.start())
+        if m:
             value = float(m.group("num").replace(",", "")) * _UNIT[m.group("unit")]
-            cur = "usd" if m.group("cur") in ("달러", "USD") else "krw"
-        else:
-            value = float(m.group("num2").replace(",", ""))
-            cur = "usd" if m.group("sym") == "$" else "krw"
+            amounts.append((m.start(), c.end(), value, "usd" if c.group(0) in ("달러", "USD") else "krw"))
+    for m in _AMOUNT_SYM.finditer(text):
+        amounts.append((m.start(), m.end(), float(m.group("num").replace(",", "")),
+                        "usd" if m.group("sym") == "$" else "krw"))
+    for start, end, value, cur in amounts:
         shown = f"{value:.0f}" if value == int(value) else f"{value:g}"
-        out.append(Entity("amount", m.group(0), m.start(), m.end(), f"{shown}{cur}"))
+        out.append(Entity("amount", text[start:end], start, end, f"{shown}{cur}"))
     for m in _DATE.finditer(text):
         if m.group("m"):
             y, mo, d = m.group("y"), int(m.group("m")), int(m.group("d"))
