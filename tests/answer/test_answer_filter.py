@@ -4,6 +4,7 @@ invented item may survive, and at most 5% of the legitimate items may be removed
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,37 @@ def test_every_sample_corpus_chunk_survives_the_filter_against_itself():
         res = FILTER.apply(c.text, [c], lang="en" if c.lang == "en" else "ko")
         removed += [(c.chunk_id, r.kind, r.value) for r in res.report.removed]
     assert removed == []
+
+
+def _mutate(e) -> str | None:
+    """An invented variant of a real item: another phone number, a longer department name, another article."""
+    if e.kind == "phone" and not e.placeholder:
+        return e.text[:-4] + "9797"
+    if e.kind == "email":
+        return "x" + e.text
+    if e.kind == "department" and re.match(r"[가-힣]", e.text):
+        return "미래" + e.text
+    if e.kind == "citation" and e.article and re.search(r"제\s?\d+\s?조", e.text):
+        return re.sub(r"제\s?(\d+)\s?조", lambda m: f"제{int(m.group(1)) + 60}조", e.text, count=1)
+    return None
+
+
+def test_a_mutated_item_in_real_text_never_survives():
+    """Each sample-corpus chunk with its first checkable item changed, filtered against the original chunk."""
+    from geunkeo.corpus import chunk_documents, load_paths
+    from geunkeo.text.entities import extract_all
+
+    docs, _ = load_paths([Path(__file__).resolve().parents[2] / "sample" / "corpus"])
+    tried, survived = 0, []
+    for c in chunk_documents(docs):
+        for e in extract_all(c.text):
+            new = _mutate(e)
+            if new is None:
+                continue
+            tried += 1
+            out = FILTER.apply(c.text[: e.start] + new + c.text[e.end :], [c]).text
+            if new in out:
+                survived.append((c.chunk_id, new))
+            break
+    assert tried > 100
+    assert survived == []
