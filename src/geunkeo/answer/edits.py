@@ -30,6 +30,11 @@ _NEEDS_OBJECT = re.compile(
     r"contact|visit|reach|phone|fax|number|see|from|by))\s*[:：]?\s*$", re.I)
 
 
+_VERB_LABEL = re.compile(r"\b(?:call|contact|e-?mail|phone|dial|write to|visit)\s*[:：]?\s*$", re.I)
+_NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|phone|dial|write to|visit)\b)", re.I)
+_AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
+
+
 def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
     open_ = s.rfind("(", 0, start)
     if open_ == -1 or ")" in s[open_:start]:
@@ -45,9 +50,9 @@ def _delete_span(s: str, e: Entity) -> tuple[int, int]:
     left = _SEP_LEFT.search(s[: e.start])
     start = left.start() if left and left.group(0) else e.start
     end = e.end
-    if start == e.start or not re.match(r"\s*(?:[,/·;]|또는|및|or|and)", left.group(0) if left else "", re.I):
-        right = _SEP_RIGHT.match(s[e.end :])
-        if right and start == e.start:
+    if not re.match(r"\s*(?:[,/·;]|또는|및|or|and)", left.group(0) if left else "", re.I):
+        right = _SEP_RIGHT.match(s[e.end :])  # no separator on the left: take the one on the right
+        if right:
             end = e.end + right.end()
     return start, end
 
@@ -89,9 +94,17 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 re.match(r"\s+(?![,/·;]|또는|or\b|및|and\b|\[\d)", nxt) and not re.match(r"\s*$", nxt))
             # the second item of a list ("A 또는 B입니다") goes with its separator, whatever follows it
             in_list = (bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : e.start], re.I))
-                       and bool(re.search(r"[\dA-Za-z]\)?$", s[:a]))  # after another contact, not a word
+                       and bool(_AFTER_CONTACT.search(s[:a]))  # after another contact, not a word
                        and not any(x is not e and x.is_contact and 0 <= a - x.end <= 12 for x in bad))
-            if not in_list and (attached or _NEEDS_OBJECT.search(s[:a])):
+            # "…, call 02-…": the label is the clause's verb; without the number nothing is left of it
+            verb = _VERB_LABEL.search(s[: e.start])
+            parallel = _NEXT_VERB.match(s, e.end) if verb else None
+            if parallel:  # "Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone
+                edits.append((verb.start(), parallel.end(), ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
+            if not in_list and (attached or verb or _NEEDS_OBJECT.search(s[:a])):
                 salvaged = _salvage_head(s, e.start, lang)
                 if salvaged is not None:  # "…받으며, 문의는 02-…로 하세요" → "…받습니다." + contact sentence
                     head, limit = salvaged

@@ -25,7 +25,7 @@ PHRASES = {
 # -- sentences -------------------------------------------------------------------------------------------------
 
 _END = re.compile(r"[.!?。](?:[\"'”’)\]]*)(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s|$)|\n")
-_NO_BREAK_BEFORE = re.compile(r"(?:^|\s)(?:\d{1,2}|Art|No|e\.g|i\.e|Tel|Fax|Dr|Mr|Ms|Mrs|Prof|vs|cf)$", re.I)
+_NO_BREAK_BEFORE = re.compile(r"(?:^|[\s(])(?:\d{1,2}|Art|No|e\.g|i\.e|Tel|Fax|Dr|Mr|Ms|Mrs|Prof|vs|cf)$", re.I)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -138,5 +138,5 @@ def residual_is_empty(text: str) -> bool:
 
 LABEL_WORDS = (
     r"(?:대표\s?)?(?:전화\s?번호|전화|연락처|문의처|문의|팩스\s?번호|팩스|이메일|전자\s?우편|메일|홈페이지|웹사이트|"
-    r"주소|tel\.?|phone|telephone|fax|e-?mail|website|web|url|homepage|contact|inquiries|☎|📞)"
+    r"주소|tel\.?|phone|telephone|call|fax|e-?mail|website|web|url|homepage|contact|inquiries|☎|📞)"
 )
