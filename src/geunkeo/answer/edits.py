@@ -32,6 +32,9 @@ _NEEDS_OBJECT = re.compile(
 
 _VERB_LABEL = re.compile(r"\b(?:call|contact|e-?mail|phone|dial|write to|visit)\s*[:：]?\s*$", re.I)
 _NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|phone|dial|write to|visit)\b)", re.I)
+_NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및)\s*(?=(?:" + LABEL_WORDS
+                        + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
+_KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 
@@ -101,6 +104,13 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             parallel = _NEXT_VERB.match(s, e.end) if verb else None
             if parallel:  # "Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone
                 edits.append((verb.start(), parallel.end(), ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
+            # "전화 02-…, 이메일 a@b로 …" / "02-…로 전화하거나 a@b로 …": another contact takes its place
+            alt = _KO_ALTERNATIVE.match(s, e.end) or _NEXT_ITEM.match(s, e.end)
+            if alt and not any(x is not e and x.start >= alt.end() - 1 and x.start - alt.end() < 12 for x in bad):
+                edits.append((a, alt.end(), ""))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
@@ -203,7 +213,7 @@ def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:
     text = "".join(out)
     for j in reversed(junctions):
         head, rest = text[:j], text[j:]
-        if head and re.match(r"[가-힣]", head[-1]):
+        if head and re.match(r"[가-힣0-9]", head[-1]):
             group = re.match(r"\([^()]*\)", rest)  # "담당 부서(내선 1234)으로": the particle after the aside
             if group:
                 text = head + group.group(0) + fix_particle(head, rest[group.end() :])

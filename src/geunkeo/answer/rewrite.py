@@ -75,11 +75,15 @@ _PAIRS = [("이에요", "예요"), ("이라고", "라고"), ("이라는", "라�
 _RO_TAILS = ("", "는", "도", "서", "써", "부터", "의", "만")
 
 
+_DIGIT_READING = dict(zip("0123456789", "영일이삼사오육칠팔구", strict=True))  # 1588-0000으로, 02-…-9999로
+
+
 def fix_particle(prev: str, rest: str) -> str:
-    """Re-choose the particle at the start of `rest` for a word ending in `prev`'s last character."""
+    """Re-choose the particle at the start of `rest` for a word ending in `prev`'s last character (a Hangul
+    syllable, or a digit read the Korean way)."""
     if not prev or not rest:
         return rest
-    f = _final(prev[-1])
+    f = _final(_DIGIT_READING.get(prev[-1], prev[-1]))
     if f is None:
         return rest
     run = re.match(r"[가-힣]*", rest).group(0)
