@@ -93,9 +93,10 @@ def test_ask_cli_extractive_json(fake_index, tmp_path):
 
 
 def test_ask_cli_rich_output_shows_answer_citations_and_gate(fake_index, tmp_path):
-    res = RUNNER.invoke(app, ["ask", "복학 신청은 어디에 하나요?", "--index", str(tmp_path)])
+    res = RUNNER.invoke(app, ["ask", "복학 신청은 어디에 하나요?", "--index", str(tmp_path), "--explain"])
     assert res.exit_code == 0, res.output
     assert "학칙 제13조(복학)" in res.output and "gate answer" in res.output
+    assert "answer.extractive sentences chosen" in res.output and "answer.filter=" in res.output
 
 
 class _OpenAIProtocol(BaseHTTPRequestHandler):

@@ -28,6 +28,7 @@ def ask_cmd(
     base_url: str = typer.Option(None, "--base-url", help="LLM server URL"),
     answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm (default from config)"),
     k: int = typer.Option(5, "-k", help="How many retrieved chunks the answer may use"),
+    explain: bool = typer.Option(False, "--explain", help="Show the trace: decisions, timings, LLM calls"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Answer a question from an index, with a citation on every sentence."""
@@ -60,6 +61,17 @@ def ask_cmd(
                       f"  [dim]{checks}[/]")
         for r in gate.reasons:
             console.print(f"  [dim]- {r}[/]")
+    if explain:
+        _print_trace(ans.trace)
+
+
+def _print_trace(trace) -> None:
+    for d in trace.decisions:
+        detail = {k: v for k, v in d.items() if k not in ("stage", "decision")}
+        console.print(f"  [cyan]{d['stage']}[/] {d['decision']} [dim]{detail}[/]", overflow="fold")
+    console.print("[bold]timings[/] " + "  ".join(f"{s.name}={s.ms:.1f}ms" for s in trace.stages))
+    for c in trace.llm_calls:
+        console.print(f"  [magenta]llm[/] {c}")
 
 
 def verify_cmd(
