@@ -79,6 +79,12 @@ def test_llm_failure_falls_back_to_rule_split_and_is_recorded():
     assert "down" in trace.warnings[0]
 
 
+def test_list_markers_dropped_and_a_citation_closes_a_statement():
+    claims = rule_claims("② 휴학원을 제출하여야 한다 [1] 창업휴학은 통산 4개 학기 이내이다 [2]. (1) The Company pays [3].")
+    assert [(c.text, c.checks["citations"]) for c in claims] == [
+        ("휴학원을 제출하여야 한다", [1]), ("창업휴학은 통산 4개 학기 이내이다", [2]), ("The Company pays", [3])]
+
+
 @pytest.mark.parametrize("empty", ["", "   "])
 def test_empty_answer_has_no_claims(empty):
     assert extract_claims(empty) == []

@@ -38,9 +38,19 @@ def test_entity_grounding_compares_values_not_spelling():
 
 def test_negation_cues_korean_and_english():
     assert negation_count("임플란트는 보장되지 않는다") == 1
+    assert negation_count("일반휴학 기간에 산입하지 아니한다") == 1
     assert negation_count("임플란트는 보장된다") == 0
     assert negation_count("면책 사항에 해당한다") == 1
     assert negation_count("This is not covered, except dental care.") == 2
+
+
+def test_polarity_is_compared_with_the_matching_clause():
+    from geunkeo.evaluate.support import _text_info, evidence_clause
+
+    sent = "제16조에 따라 계약이 해지되었으나 해약환급금을 받지 않은 경우 계약자는 3년 이내에 부활을 청약할 수 있다."
+    clause = evidence_clause(_text_info("제16조에 따라 계약이 해지되었다")[0], sent)
+    assert clause == "제16조에 따라 계약이 해지되었다"
+    assert negation_count(clause) == 0
 
 
 def test_checker_model_probability_is_standardised_logistic():
@@ -68,7 +78,9 @@ def test_pick_threshold_and_figures_by_hand():
 
 def test_shipped_weights_say_how_they_were_trained():
     m = load_checker()
-    assert m.features[:3] == ["cos_max", "cos_mean", "cos_full"]
+    from geunkeo.evaluate.support import BASE_FEATURES
+
+    assert m.features == BASE_FEATURES and m.features[:3] == ["cos_max", "cos_mean", "lex_overlap"]
     assert len(m.coef) == len(m.mean) == len(m.scale)
     assert "KorNLI" in m.meta["training_data"]
     assert m.meta["cv"]["false_support_rate"] <= 0.10

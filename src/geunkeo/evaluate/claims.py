@@ -78,8 +78,13 @@ def _declarative(stem_surface: str, prev_tag: str, prev_form: str) -> str:
     return stem_surface + "는다"
 
 
+_LIST_MARK = re.compile(r"^(?:[\u2460-\u2473]|\(\d{1,2}\)|\d{1,2}[.)](?!\d)|[가-하][.)])\s*")
+_TRAILING_LIST_MARK = re.compile(r"\s+(?:[\u2460-\u2473]|\(\d{1,2}\))$")
+_CITED_BREAK = re.compile(r"(?<=\])\s+(?=\S)")  # "… [2] next statement": a citation closes a statement
+
+
 def _clean_clause(text: str) -> str:
-    text = text.strip().strip(",").strip()
+    text = _TRAILING_LIST_MARK.sub("", _LIST_MARK.sub("", text.strip().strip(",").strip()))
     words = text.split()
     while words and words[0].rstrip(",") in _LEADING_ADVERBS:
         words = words[1:]
@@ -147,15 +152,31 @@ def _english_clauses(sentence: str) -> list[str]:
     return [c for c in (_clean_clause(x) for x in out) if c]
 
 
+def clauses_of(sentence: str) -> list[str]:
+    """Rule-based clauses of one sentence, each a full statement (citations already stripped)."""
+    return _korean_clauses(sentence) if HANGUL.search(sentence) else _english_clauses(sentence)
+
+
+def _raw_sentences(text: str) -> list[str]:
+    parts = [p for block in _CITED_BREAK.split(text) for p in get_analyzer().sentences(block)]
+    # A lone marker the splitter left behind belongs to the sentence before it.
+    out: list[str] = []
+    for p in parts:
+        if out and CITATION.fullmatch(" " + p.strip().rstrip(".")):
+            out[-1] += " " + p.strip()
+        else:
+            out.append(p)
+    return out
+
+
 def split_sentences(text: str) -> list[SplitSentence]:
     """Sentences of an answer (citations stripped) with their rule-based clauses."""
     out: list[SplitSentence] = []
-    for raw in get_analyzer().sentences(text):
+    for raw in _raw_sentences(text):
         clean, cites = strip_citations(raw)
         if not clean:
             continue
-        clauses = _korean_clauses(clean) if HANGUL.search(clean) else _english_clauses(clean)
-        out.append(SplitSentence(clean, cites, [c for c in clauses if c]))
+        out.append(SplitSentence(clean, cites, [c for c in clauses_of(clean) if c]))
     return out
 
 

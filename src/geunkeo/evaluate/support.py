@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -116,12 +117,14 @@ def entity_grounding(claim_entities: Sequence[Entity], context: str,
 
 
 # -- polarity -----------------------------------------------------------------------------------------------
-_NEG_FORMS = {("않", "VX"), ("못", "MAG"), ("못하", "VX"), ("안", "MAG"), ("없", "VA"), ("아니", "VCN")}
+_NEG_FORMS = {("않", "VX"), ("아니하", "VX"), ("못", "MAG"), ("못하", "VX"), ("안", "MAG"), ("없", "VA"),
+              ("아니", "VCN")}
 _NEG_WORDS = ("제외", "불가", "면책", "금지", "불허", "부지급", "미지급", "불인정", "불포함", "비해당")
 _EN_NEG = re.compile(r"\b(?:not|no|never|none|nobody|nothing|cannot|without|except|excluded?|neither|nor)\b|n't",
                      re.I)
 
 
+@lru_cache(maxsize=8192)
 def negation_count(text: str) -> int:
     """How many negation cues `text` carries (Korean by morpheme, plus exclusion words; English by word)."""
     n = len(_EN_NEG.findall(text))
@@ -134,7 +137,7 @@ def negation_count(text: str) -> int:
 # -- features -----------------------------------------------------------------------------------------------
 POLARITY_OVERLAP = 0.9  # on KorNLI dev a flip on a looser paraphrase is as often entailment as not
 BASE_FEATURES = [
-    "cos_max", "cos_mean", "cos_full", "lex_overlap", "lex_sent_cover", "novel_terms_log", "entity_coverage",
+    "cos_max", "cos_mean", "lex_overlap", "lex_sent_cover", "novel_terms_log", "entity_coverage",
     "has_entities", "neg_mismatch", "claim_negated", "evidence_negated", "len_ratio_log", "char_bigram_cover",
     "absolute_added", "cause_added",
 ]
@@ -174,24 +177,46 @@ class PairFeatures:
         return out
 
 
+@lru_cache(maxsize=8192)
+def _text_info(text: str) -> tuple[frozenset[str], tuple[Entity, ...]]:
+    """Kiwi terms and entities of a context or sentence (cached: one chunk is checked against many claims)."""
+    return frozenset(get_analyzer().terms(text)), tuple(extract_entities(text))
+
+
+@lru_cache(maxsize=8192)
+def _clauses(sentence: str) -> tuple[str, ...]:
+    from geunkeo.evaluate.claims import clauses_of
+
+    return tuple(clauses_of(sentence)) or (sentence,)
+
+
+def evidence_clause(claim_terms: frozenset[str], sentence: str) -> str:
+    """The clause of `sentence` sharing most terms with the claim: polarity is compared there, so a negation
+    in a neighbouring clause (…해지되었으나 …받지 않은 경우) does not count as a flip."""
+    clauses = _clauses(sentence)
+    if len(clauses) == 1:
+        return clauses[0]
+    return max(clauses, key=lambda c: len(claim_terms & _text_info(c)[0]))
+
+
 def pair_features(claim: str, context_sentences: list[str], vectors: VectorCache,
                   context: str | None = None) -> PairFeatures:
     """Features of a claim against one context (given as its sentences)."""
     context = context if context is not None else " ".join(context_sentences)
     sents = context_sentences or [context]
-    mat = vectors.embed([claim, context, *sents])
-    cvec, full, svecs = mat[0], mat[1], mat[2:]
+    mat = vectors.embed([claim, *sents])
+    cvec, svecs = mat[0], mat[1:]
     sims = svecs @ cvec
     best = int(np.argmax(sims))
     evidence = sents[best]
-    an = get_analyzer()
-    ct, xt, et = set(an.terms(claim)), set(an.terms(context)), set(an.terms(evidence))
+    ct, ents = _text_info(claim)
+    xt, ctx_ents = _text_info(context)
+    et = _text_info(evidence)[0]
     inter = ct & xt
-    ents = extract_entities(claim)
-    cov, missing = entity_grounding(ents, context)
-    cn, en = negation_count(claim) % 2, negation_count(evidence) % 2
+    cov, missing = entity_grounding(ents, context, ctx_ents)
+    cn, en = negation_count(claim) % 2, negation_count(evidence_clause(ct, evidence)) % 2
     values = {
-        "cos_max": float(sims[best]), "cos_mean": float(sims.mean()), "cos_full": float(full @ cvec),
+        "cos_max": float(sims[best]), "cos_mean": float(sims.mean()),
         "lex_overlap": len(inter) / len(ct) if ct else 1.0,
         "lex_sent_cover": len(ct & et) / len(et) if et else 0.0,
         "novel_terms_log": math.log1p(len(ct - xt)), "entity_coverage": cov, "has_entities": float(bool(ents)),
