@@ -108,6 +108,7 @@ def hbar(pairs: list[tuple[str, float]], title: str, color: str = COLORS["CRITIC
     labels = [p[0] for p in pairs]
     values = [p[1] for p in pairs]
     fig = go.Figure(go.Bar(y=labels, x=values, orientation="h", marker_color=color, text=values,
-                           texttemplate=f"%{{x{fmt}}}", textposition="outside"))
+                           texttemplate=f"%{{x{fmt}}}", textposition="outside", cliponaxis=False))
     fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(range=[0, max(max(values), 1e-9) * 1.15])  # room for the value labels
     return fragment(_layout(fig, 70 + 32 * len(labels), title=title))
