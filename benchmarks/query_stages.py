@@ -6,7 +6,7 @@
    the dictionary was developed against) and on a held-out set written afterwards (benchmarks/data, never tuned on).
 2. overhead: QueryPipeline.plan wall and CPU time per query (p50/p95, per stage), Kiwi warm, each query once.
 3. ablation: retrieval R@1 / R@5 / MRR@10 per query style with the stages off, each stage alone, all on, and
-   all on minus each one — on the sample gold set (chunk-level qrels, `style` field) and on autorag-ko dev
+   all on minus each one, and all on with other colloquial dense weights — on the sample gold set (chunk-level qrels, `style` field) and on autorag-ko dev
    (original questions, style "formal", plus the project-written colloquial rewrites in
    benchmarks/data/autorag_ko_dev_colloquial.jsonl, document-level qrels). Query embeddings are memoised across
    configurations (the same text always embeds the same), so retrieval latency is not reported here; see
@@ -28,6 +28,7 @@ import numpy as np
 import geunkeo
 from geunkeo.config import Settings
 from geunkeo.index.base import ScoredId
+from geunkeo.query.morphs import analyzer_terms, tokens
 from geunkeo.query.pipeline import TOGGLES, QueryPipeline
 from geunkeo.retrieve.tuning import load_beir_queries, to_doc_scores
 
@@ -94,6 +95,8 @@ def style_accuracy(pipe: QueryPipeline, rows: list[dict]) -> dict:
 
 # -- 2. overhead -------------------------------------------------------------------------------------------
 def overhead(pipe: QueryPipeline, texts: list[str]) -> dict:
+    tokens.cache_clear()  # the module-level Kiwi/term caches would otherwise hold these texts already
+    analyzer_terms.cache_clear()
     wall, cpu, stages = [], [], defaultdict(list)
     for t in dict.fromkeys(texts):  # each distinct query once: nothing is served from the stage caches
         w0, c0 = time.perf_counter(), time.process_time()
@@ -135,10 +138,20 @@ def evaluate(qrels, runs) -> dict[str, float]:
     return {k: round(float(v), 4) for k, v in res.items()}
 
 
-def ablation(idx, items: list[dict], qrels: dict, doc_of) -> dict:
-    """items: {qid, text, style, qrel_id}. Returns {config: {style: metrics}, …} and stage latency."""
+def ablation(idx, items: list[dict], qrels: dict, doc_of, extra_cdw: list[float]) -> dict:
+    """items: {qid, text, style, qrel_id}. Returns {config: {style: metrics}, …} and stage latency.
+    `extra_cdw`: colloquial dense weights to try with all stages on, besides the configured one."""
     out: dict = {}
-    for name, toggles in configs().items():
+    plans = [(name, toggles, None) for name, toggles in configs().items()]
+    plans += [(f"full[cdw={w}]", dict.fromkeys(TOGGLES, True), w) for w in extra_cdw]
+    base_pipeline = idx.pipeline
+    for name, toggles, cdw in plans:
+        if cdw is not None:
+            s = idx.settings.model_copy(deep=True)
+            s.retrieve = s.retrieve.model_copy(update={"colloquial_dense_weight": cdw})
+            idx.pipeline = QueryPipeline(s, tuned=idx.manifest.tuned_fusion)
+        else:
+            idx.pipeline = base_pipeline
         runs: dict[str, dict[str, dict[str, float]]] = defaultdict(dict)
         qms = []
         for it in items:
@@ -150,6 +163,7 @@ def ablation(idx, items: list[dict], qrels: dict, doc_of) -> dict:
             sq = {it["qid"]: qrels[it["qrel_id"]] for it in items if it["style"] == style}
             per_style[style] = {**evaluate(sq, r), "n": len(r)}
         out[name] = {"styles": per_style, "query_ms": {"p50": pct(qms, 50), "p95": pct(qms, 95)}}
+        idx.pipeline = base_pipeline
         print(f"  {name:15s} " + "  ".join(f"{s}: R@1 {m['recall@1']:.3f} MRR {m['mrr@10']:.3f}"
                                            for s, m in per_style.items()), file=sys.stderr)
     return out
@@ -183,6 +197,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     ap.add_argument("--skip-retrieval", action="store_true", help="only the style and overhead parts")
+    ap.add_argument("--colloquial-dense-weights", default="0.4",
+                    help="extra retrieve.colloquial_dense_weight values to run with every stage on")
     args = ap.parse_args(argv)
     settings = Settings()
     # unrecognised colloquial queries would otherwise land in the user's pending queue
@@ -211,6 +227,7 @@ def main(argv=None) -> int:
     if not args.skip_retrieval:
         out["ablation"] = {}
         loaders = {"sample": sample_items, "autorag-ko": autorag_items}
+        extra = [float(w) for w in args.colloquial_dense_weights.split(",") if w.strip()]
         for name in args.datasets.split(","):
             index_dir, items, qrels, doc_mode = loaders[name](settings, args.cache)
             idx = geunkeo.open_index(index_dir, settings)
@@ -221,7 +238,8 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             out["ablation"][name] = {"queries": dict(Counter(it["style"] for it in items)),
                                      "tuned_fusion": idx.manifest.tuned_fusion,
-                                     "configs": ablation(idx, items, qrels, doc_of)}
+                                     "colloquial_dense_weight": settings.retrieve.colloquial_dense_weight,
+                                     "configs": ablation(idx, items, qrels, doc_of, extra)}
     text = json.dumps(out, ensure_ascii=False, indent=1)
     print(text)
     if args.json:

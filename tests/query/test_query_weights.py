@@ -57,3 +57,11 @@ def test_decisions_are_logged(caplog):
         HybridWeightOptimizer(RetrieveSettings()).decide("colloquial")
     rec = caplog.records[-1]
     assert rec.geunkeo["dense_weight"] == 0.7 and rec.geunkeo["formality"] == "colloquial"
+
+
+def test_tuned_colloquial_weight_is_used_unless_config_sets_one():
+    tuned = {**TUNED, "colloquial_dense_weight": 0.4}
+    d = HybridWeightOptimizer(RetrieveSettings(), tuned).decide("colloquial")
+    assert d.dense_weight == 0.4 and "tuned" in d.reason
+    d = HybridWeightOptimizer(RetrieveSettings(colloquial_dense_weight=0.7), tuned).decide("colloquial")
+    assert d.dense_weight == 0.7 and "config" in d.reason

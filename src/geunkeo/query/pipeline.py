@@ -21,7 +21,7 @@ from geunkeo.query.morphs import analyzer_terms
 from geunkeo.query.synonyms import SynonymExpander
 from geunkeo.query.weights import HybridWeightOptimizer
 from geunkeo.text.kiwi import get_kiwi
-from geunkeo.text.patterns import detect_lang
+from geunkeo.text.patterns import HANGUL, detect_lang
 
 TOGGLES = ("colloquial", "morph_expansion", "synonyms", "formality_weights")
 OVERRIDES = (*TOGGLES, "dense_weight", "fusion", "mode")
@@ -96,7 +96,9 @@ class QueryPipeline:
                 sources.setdefault(t, "query")
             if res.changed:
                 for t in analyzer_terms(res.transformed):
-                    if t not in terms:
+                    # The rewrite is a noun phrase; a verb lemma from it is Kiwi misreading a bare noun out of
+                    # context (안내 → 안 + 내다), so only the user's own text contributes verbs.
+                    if t not in terms and not (t.endswith("다") and HANGUL.search(t)):
                         terms[t], sources[t] = qs.rewrite_weight, "rewrite"
             rec.info.update(n=len(terms))
         budget = qs.max_expansions

@@ -1,9 +1,10 @@
 """Fusion method and dense/BM25 weights chosen by query formality (seed 000 phase 5, seed 001 phase 3).
 
 Precedence, strongest first: a per-call override; for colloquial queries (when formality weights are on) the
-configured colloquial dense weight (0.7 dense / 0.3 BM25, as the seed asks); a value set explicitly in config
-(`retrieve.dense_weight` / `retrieve.fusion`); the values tuned on a dev set and stored in the index manifest;
-the defaults. Every decision names its source.
+colloquial dense weight — set in config, else tuned (`colloquial_dense_weight` in the manifest's tuned values),
+else the default 0.7 dense / 0.3 BM25 the seed asks for; for other queries a value set explicitly in config
+(`retrieve.dense_weight` / `retrieve.fusion`), else the values tuned on a dev set and stored in the index
+manifest, else the defaults. Every decision names its source.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class HybridWeightOptimizer:
         self.retrieve = retrieve
         self.tuned = dict(tuned or {})
         _check(self.tuned.get("fusion"), self.tuned.get("dense_weight"), "tuned weights (index manifest)")
+        _check(None, self.tuned.get("colloquial_dense_weight"), "tuned colloquial_dense_weight (index manifest)")
         _check(retrieve.fusion, retrieve.dense_weight, "retrieve settings")
         _check(None, retrieve.colloquial_dense_weight, "retrieve.colloquial_dense_weight")
         self._explicit = retrieve.model_fields_set  # fields the user set in env/TOML/arguments
@@ -64,6 +66,13 @@ class HybridWeightOptimizer:
             dw, dsrc = float(t["dense_weight"]), "tuned"
         return fusion, dw, dsrc if dsrc == fsrc else f"{fsrc}+{dsrc}"
 
+    def colloquial_weight(self) -> tuple[float, str]:
+        """Dense weight for colloquial queries: config if set explicitly, else a tuned value, else the default."""
+        if "colloquial_dense_weight" in self._explicit or "colloquial_dense_weight" not in self.tuned:
+            src = "config" if "colloquial_dense_weight" in self._explicit else "default"
+            return self.retrieve.colloquial_dense_weight, f"retrieve.colloquial_dense_weight, {src}"
+        return float(self.tuned["colloquial_dense_weight"]), "tuned on colloquial dev queries"
+
     def decide(self, formality: str, enabled: bool = True, fusion: str | None = None,
                dense_weight: float | None = None) -> WeightDecision:
         """The decision for one query; `fusion`/`dense_weight` are per-call overrides."""
@@ -72,8 +81,8 @@ class HybridWeightOptimizer:
         if dense_weight is not None:
             d = WeightDecision(fusion or base_fusion, float(dense_weight), "override", "dense_weight given for this call")
         elif enabled and formality == "colloquial":
-            d = WeightDecision(fusion or base_fusion, self.retrieve.colloquial_dense_weight, "formality",
-                               "colloquial query: lean on the dense side (retrieve.colloquial_dense_weight)")
+            cdw, why = self.colloquial_weight()
+            d = WeightDecision(fusion or base_fusion, cdw, "formality", f"colloquial query: lean on the dense side ({why})")
         else:
             why = "formality weights off" if not enabled else f"{formality} query"
             d = WeightDecision(fusion or base_fusion, base_dw, base_src, f"{why}: {base_src} weights")
