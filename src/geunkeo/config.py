@@ -52,6 +52,7 @@ class QuerySettings(BaseModel):
     morph_weight: float = 0.5  # BM25 weight of morphological variants
     synonym_weight: float = 0.2  # synonym/abbreviation terms; 0.6 cost formal queries on the sample gold set
     max_expansions: int = 12  # cap on expansion terms per query (keeps noise and latency down)
+    synonyms_for_formal: bool = False  # expand formal queries too (they cost rank on the sample gold set)
     # LLM-powered stages (off unless an LLM is configured and the stage is switched on)
     multi_query: bool = False
     hyde: Literal["off", "content", "title", "combined"] = "off"

@@ -99,3 +99,14 @@ def test_mixed_script_queries_plan_cleanly(pipe, q):
     plan = pipe.plan(q)
     assert plan.bm25_terms and plan.dense_texts[0] == " ".join(q.split())
     assert plan.lang in ("ko", "en", "mixed")
+
+
+def test_synonyms_skip_formal_queries_unless_configured(tmp_path):
+    q = "등록금 반환 기준은 무엇입니까?"
+    plain = QueryPipeline(Settings(query={"pending_queue": str(tmp_path / "p.jsonl")}))
+    plan = plain.plan(q)
+    assert "수업료" not in plan.bm25_terms
+    assert any(d["stage"] == "query.synonyms" and d["decision"] == "formal query: skipped" for d in plan.trace.decisions)
+    assert "수업료" in plain.plan("등록금 반환 기준 알려줘").bm25_terms
+    both = QueryPipeline(Settings(query={"pending_queue": str(tmp_path / "p.jsonl"), "synonyms_for_formal": True}))
+    assert "수업료" in both.plan(q).bm25_terms

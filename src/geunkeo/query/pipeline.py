@@ -124,14 +124,17 @@ class QueryPipeline:
 
         with tr.stage("query.synonyms") as rec:
             added = []
-            if on["synonyms"]:
+            # A formal query is already in the documents' register: on the sample gold set synonyms only ever
+            # cost formal queries rank, so they bridge vocabulary for the other registers unless configured.
+            skip_formal = form.label == "formal" and not qs.synonyms_for_formal
+            if on["synonyms"] and not skip_formal:
                 for hit in self.synonyms.expand(list(terms)):
                     if hit.term not in terms and len(added) < budget:
                         terms[hit.term], sources[hit.term] = qs.synonym_weight, hit.source
                         added.append(hit.term)
             rec.info.update(added=added)
-            tr.decide("query.synonyms", f"added {len(added)}" if on["synonyms"] else "stage off",
-                      terms={t: sources[t] for t in added})
+            what = "stage off" if not on["synonyms"] else "formal query: skipped" if skip_formal else f"added {len(added)}"
+            tr.decide("query.synonyms", what, terms={t: sources[t] for t in added})
 
         with tr.stage("query.weights") as rec:
             d = self.weights.decide(form.label, on["formality_weights"], overrides.get("fusion"),
