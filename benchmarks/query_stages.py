@@ -1,6 +1,7 @@
 """Query-understanding benchmark: what each QueryPipeline stage adds, split by query style, and what it costs.
 
     python benchmarks/query_stages.py [--datasets sample,autorag-ko] [--json OUT] [--skip-retrieval]
+    python benchmarks/query_stages.py --render OUT      # markdown tables of a saved run
 
 1. styles: formality accuracy and colloquial-rewrite match on the labelled test set (tests/query/data, the set
    the dictionary was developed against) and on a held-out set written afterwards (benchmarks/data, never tuned on).
@@ -191,6 +192,29 @@ def autorag_items(settings: Settings, cache: Path):
     return index_dir, items, qrels, "doc"
 
 
+def markdown(out: dict) -> str:
+    """The tables docs/benchmarks.md shows, from a result JSON."""
+    lines = ["| set | queries | formality accuracy | colloquial exact form | colloquial intent | formal/English unchanged |",
+             "|---|---|---|---|---|---|"]
+    for name, v in out["styles"].items():
+        lines.append(f"| {name} | {v['queries']} | {v['formality_accuracy']:.3f} | {v['colloquial_form_match']:.3f} | "
+                     f"{v['colloquial_intent_match']:.3f} | {v['formal_english_unchanged']} |")
+    lines += ["", "| queries | n | mean chars | wall p50 / p95 ms | CPU p50 / p95 ms |", "|---|---|---|---|---|"]
+    for name, v in out["overhead"].items():
+        lines.append(f"| {name} | {v['queries']} | {v['mean_chars']} | {v['wall_ms']['p50']:.2f} / "
+                     f"{v['wall_ms']['p95']:.2f} | {v['cpu_ms']['p50']:.2f} / {v['cpu_ms']['p95']:.2f} |")
+    for ds, block in out.get("ablation", {}).items():
+        styles = list(next(iter(block["configs"].values()))["styles"])
+        counts = ", ".join(f"{s} {n}" for s, n in block["queries"].items())
+        lines += ["", f"**{ds}** ({counts}); cells are R@1 / R@5 / MRR@10", "",
+                  "| config | " + " | ".join(styles) + " |",
+                  "|---|" + "---|" * len(styles)]
+        for cfg, v in block["configs"].items():
+            cells = [f"{m['recall@1']:.3f} / {m['recall@5']:.3f} / {m['mrr@10']:.3f}" for m in v["styles"].values()]
+            lines.append(f"| {cfg} | " + " | ".join(cells) + " |")  # stage time here is cache-warm: see overhead
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--datasets", default="sample,autorag-ko")
@@ -199,7 +223,11 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-retrieval", action="store_true", help="only the style and overhead parts")
     ap.add_argument("--colloquial-dense-weights", default="0.4",
                     help="extra retrieve.colloquial_dense_weight values to run with every stage on")
+    ap.add_argument("--render", type=Path, default=None, help="print the markdown tables of a saved result JSON")
     args = ap.parse_args(argv)
+    if args.render:
+        print(markdown(json.loads(args.render.read_text(encoding="utf-8"))))
+        return 0
     settings = Settings()
     # unrecognised colloquial queries would otherwise land in the user's pending queue
     settings.query.pending_queue = str(args.cache / "query_stages_pending.jsonl")
