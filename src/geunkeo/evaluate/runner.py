@@ -48,6 +48,7 @@ class EvalPipeline:
     check_claims: ClaimChecker | None = None
     describe: dict[str, Any] = field(default_factory=dict)
     stage_ms: dict[str, float] = field(default_factory=dict)  # the last case's per-metric times, if reported
+    cache_stats: Callable[[], dict[str, Any]] | None = None  # vector cache hits/misses, if there is one
 
 
 @dataclass
@@ -106,7 +107,11 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         settings = settings.model_copy(deep=True)
         settings.llm.provider = llm
     idx = geunkeo.open_index(index_dir, settings) if isinstance(index_dir, str | Path) else index_dir
-    embedder = idx.embedder
+    # The metric layer embeds claims, contexts and context sentences; the index stage's persistent vector cache
+    # (SQLite keyed by model version + text) makes every later run over the same corpus skip that work.
+    from geunkeo.index.embedders import get_embedder
+
+    embedder = get_embedder(idx.settings if hasattr(idx, "settings") else settings, cached=True)
     judge = idx.llm() if llm else None
 
     def search(query: str) -> tuple[list[Hit], Trace, dict[str, Any]]:
@@ -138,6 +143,8 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         "index": str(getattr(idx, "path", index_dir)), "embedder": getattr(embedder, "version", "?"), "llm": llm or "none",
         "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
         "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)})
+    pipe.cache_stats = lambda: {"kind": type(embedder).__name__, "hits": getattr(embedder, "hits", None),
+                                "misses": getattr(embedder, "misses", None)}
     return pipe
 
 
@@ -211,7 +218,8 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     summary.update({
         "eval_id": eval_id, "timestamp": stamp, "dataset": dataset, "profile": profile.name,
         "gates_profile": {m: {"op": r.op, "threshold": r.threshold, "level": r.level} for m, r in profile.p0.items()},
-        "pipeline": pipeline.describe,
+        "pipeline": {**pipeline.describe,
+                     **({"vector_cache": pipeline.cache_stats()} if pipeline.cache_stats else {})},
         "review_sampling": {"warning_rate": es.review_warning_rate, "passed_rate": es.review_passed_rate,
                             "seed": es.review_seed},
     })
