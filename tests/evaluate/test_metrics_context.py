@@ -66,3 +66,14 @@ def test_context_entities_recall_counts_numbers_with_units():
 def test_context_entities_recall_not_computable_without_entities():
     r = context_entities_recall(inputs(QACase("q1", "질문", reference_answer="휴학은 가능하다."), None, HITS, {}))
     assert r.details["reason"] == "the reference names no entities"
+
+
+def test_with_an_answer_the_context_metrics_judge_the_answerers_contexts():
+    from test_metrics_fakes import answer
+
+    case = QACase("q1", "질문", reference_claims=REF)
+    x = inputs(case, answer("휴학은 2회 가능하다 [1].", HITS[:1]), HITS, SUPPORT)
+    r = context_recall(x)
+    assert r.value == pytest.approx(1 / 3, abs=1e-6)  # c3 was retrieved but not given to the answerer
+    assert "the 1 contexts given to the answerer" in r.method
+    assert context_precision(x).details == {"k": 1, "relevant_ranks": [1]}

@@ -9,10 +9,10 @@ from geunkeo.evaluate.support import entity_grounding, extract_entities
 
 def context_recall(x: CaseInputs) -> MetricResult:
     """Share of reference claims that some retrieved context supports."""
-    name, method = "context_recall", f"reference claims attributable to retrieved contexts; {x.checker.method}"
+    name, method = "context_recall", f"reference claims attributable to {x.context_scope}; {x.checker.method}"
     if x.reference_text is None:
         return MetricResult.not_computable(name, method, "the case has no reference answer or reference claims")
-    if not x.retrieved:
+    if not x.context_hits:
         return MetricResult.not_computable(name, method, "nothing was retrieved")
     claims = x.reference_claims
     if not claims:
@@ -36,7 +36,7 @@ def precision_at_k(relevant: list[bool]) -> float:
 def context_precision(x: CaseInputs) -> MetricResult:
     """Rank-weighted relevance of the retrieved chunks (ragas context precision@k, k = hits retrieved)."""
     name = "context_precision"
-    if not x.retrieved:
+    if not x.context_hits:
         return MetricResult.not_computable(name, "rank-weighted precision@k", "nothing was retrieved")
     rel = x.relevance
     if rel is None:
@@ -44,21 +44,23 @@ def context_precision(x: CaseInputs) -> MetricResult:
             name, "rank-weighted precision@k",
             "relevance unknown: the case has neither expected ids nor a reference to check support against")
     flags, how = rel
-    return MetricResult(name, round(precision_at_k(flags), 6), f"rank-weighted precision@k; relevance by {how}",
+    return MetricResult(name, round(precision_at_k(flags), 6),
+                        f"rank-weighted precision@k over {x.context_scope}; relevance by {how}",
                         details={"k": len(flags), "relevant_ranks": [i + 1 for i, f in enumerate(flags) if f]})
 
 
 def context_entities_recall(x: CaseInputs) -> MetricResult:
     """Share of the reference's entities (numbers, dates, amounts, articles, names) found in the retrieved text."""
-    name, method = "context_entities_recall", "reference entities present in retrieved contexts (regex + Kiwi NNP)"
+    name = "context_entities_recall"
+    method = f"reference entities present in {x.context_scope} (regex + Kiwi NNP)"
     if x.reference_text is None:
         return MetricResult.not_computable(name, method, "the case has no reference answer or reference claims")
-    if not x.retrieved:
+    if not x.context_hits:
         return MetricResult.not_computable(name, method, "nothing was retrieved")
     ents = extract_entities(x.reference_text)
     if not ents:
         return MetricResult.not_computable(name, method, "the reference names no entities")
-    joined = "\n".join(context_text(h) for h in x.retrieved)
+    joined = "\n".join(context_text(h) for h in x.context_hits)
     cov, missing = entity_grounding(ents, joined)
     return MetricResult(name, round(cov, 6), method,
                         details={"entities": [f"{e.value}{e.unit}" for e in ents],

@@ -38,7 +38,7 @@ def noise_sensitivity(x: CaseInputs) -> MetricResult:
             name, "claims without relevant support / claims",
             "relevance unknown: the case has neither expected ids nor a reference to check support against")
     flags, how = rel
-    relevant_ids = {h.chunk_id for h, f in zip(x.retrieved, flags, strict=True) if f}
+    relevant_ids = {h.chunk_id for h, f in zip(x.context_hits, flags, strict=True) if f}
     claims = x.answer_claims
     if not claims:
         return MetricResult.not_computable(name, "claims without relevant support / claims",

@@ -63,6 +63,18 @@ class CaseInputs:
             return list(self.answer.contexts)
         return list(self.retrieved)
 
+    @property
+    def context_hits(self) -> list:
+        """What the context metrics judge: the contexts the answerer was given (ragas' retrieved_contexts),
+        else — in retrieval-only runs — every retrieved hit."""
+        return self.contexts
+
+    @property
+    def context_scope(self) -> str:
+        if self.answer is not None and self.answer.contexts:
+            return f"the {len(self.answer.contexts)} contexts given to the answerer"
+        return f"the {len(self.retrieved)} retrieved hits"
+
     @cached_property
     def reference_text(self) -> str | None:
         if self.case.reference_answer and self.case.reference_answer.strip():
@@ -83,7 +95,7 @@ class CaseInputs:
 
     @cached_property
     def reference_claims(self) -> list[Claim]:
-        """Reference claims (given, else split from the reference answer), checked against the retrieved hits."""
+        """Reference claims (given, else split from the reference answer), checked against `context_hits`."""
         if self.case.reference_claims:
             claims = [Claim(f"r{i + 1}", t, source="reference", method="given")
                       for i, t in enumerate(self.case.reference_claims) if t.strip()]
@@ -92,7 +104,7 @@ class CaseInputs:
                                     source="reference", trace=self.trace)
         else:
             return []
-        pairs = [(h.chunk_id, context_text(h)) for h in self.retrieved]
+        pairs = [(h.chunk_id, context_text(h)) for h in self.context_hits]
         return [self.checker.check(c, pairs) for c in claims]
 
     @property
@@ -102,16 +114,17 @@ class CaseInputs:
     # -- relevance -----------------------------------------------------------------------------------------
     @cached_property
     def relevance(self) -> tuple[list[bool], str] | None:
-        """Per retrieved hit: relevant or not, and how that was decided (None when it cannot be)."""
-        if not self.retrieved:
+        """Per context hit (in rank order): relevant or not, and how that was decided (None when it cannot be)."""
+        hits = self.context_hits
+        if not hits:
             return None
         if self.case.expected_chunk_ids:
             want = set(self.case.expected_chunk_ids)
-            return [h.chunk_id in want for h in self.retrieved], "expected chunk ids"
+            return [h.chunk_id in want for h in hits], "expected chunk ids"
         if self.case.expected_doc_ids:
             want = set(self.case.expected_doc_ids)
-            return [h.chunk.doc_id in want for h in self.retrieved], "expected document ids"
+            return [h.chunk.doc_id in want for h in hits], "expected document ids"
         if self.reference_claims:
             supporting = {s["chunk_id"] for c in self.reference_claims for s in c.supporting_chunks}
-            return [h.chunk_id in supporting for h in self.retrieved], "supports a reference claim"
+            return [h.chunk_id in supporting for h in hits], "supports a reference claim"
         return None
