@@ -85,6 +85,13 @@ def test_list_markers_dropped_and_a_citation_closes_a_statement():
         ("휴학원을 제출하여야 한다", [1]), ("창업휴학은 통산 4개 학기 이내이다", [2]), ("The Company pays", [3])]
 
 
+def test_llm_output_without_a_claims_list_falls_back():
+    trace = Trace()
+    claims = extract_claims("휴학은 2회 가능하다.", llm=FakeLLM('{"supported": true}'), trace=trace)
+    assert [c.text for c in claims] == ["휴학은 2회 가능하다"]
+    assert "expected" in trace.decisions[0]["error"]
+
+
 @pytest.mark.parametrize("empty", ["", "   "])
 def test_empty_answer_has_no_claims(empty):
     assert extract_claims(empty) == []

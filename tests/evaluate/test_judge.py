@@ -91,3 +91,19 @@ def test_judge_overrides_the_checker_and_the_override_is_recorded():
     checker.judge = LLMJudge(FakeLLM(error=LLMUnavailable("down")))
     claim = checker.check(Claim("a1", "휴학은 2회 가능하다"), [("c1", "휴학은 두 번까지 할 수 있다.")])
     assert claim.supported is False and claim.checks["judge"]["supported"] is None
+
+
+def test_a_configured_judge_overrides_answer_claims_in_faithfulness():
+    from test_metrics_fakes import answer, hit, inputs
+
+    from geunkeo.evaluate.base import QACase
+    from geunkeo.evaluate.metrics.generation import faithfulness
+
+    hits = [hit("c1", "휴학 규정")]
+    x = inputs(QACase("q1", "질문"), answer("휴학은 2회 가능하다 [1]. 장학금은 없다.", hits), hits,
+               {"c1": {"휴학은 2회 가능하다", "장학금은 없다"}})
+    x.judge = LLMJudge(FakeLLM('{"supported": false, "reason": "문맥에 없음"}'))
+    r = faithfulness(x)
+    assert r.value == 0.0  # the checker said 2/2; the judge overrode both
+    assert x.answer_claims[0].checks["judge"]["overrode"] == {"checker": True}
+    assert x.checker.judge is None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from geunkeo.errors import LLMError
+from geunkeo.errors import LLMBadOutput, LLMError
 from geunkeo.evaluate.base import Claim
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.kiwi import get_kiwi
@@ -196,7 +196,7 @@ def llm_claims(text: str, llm, lang: str = "ko", source: str = "answer", trace: 
     """Claims decomposed by an LLM; on any LLM error the rule split is used and the fallback recorded."""
     from geunkeo.llm.base import Message
     from geunkeo.llm.calls import complete_traced
-    from geunkeo.llm.parsing import parse_list
+    from geunkeo.llm.parsing import extract_json
 
     trace = trace if trace is not None else Trace()
     clean, _ = strip_citations(text)
@@ -204,7 +204,10 @@ def llm_claims(text: str, llm, lang: str = "ko", source: str = "answer", trace: 
     try:
         out = complete_traced(llm, [Message("system", prompt), Message("user", clean)], trace=trace,
                               feature="evaluate.claims", json=True)
-        items = parse_list(out.text, key="claims")
+        value = extract_json(out.text)
+        items = value.get("claims") if isinstance(value, dict) else value
+        if not isinstance(items, list) or not all(isinstance(t, str) for t in items) or not items:
+            raise LLMBadOutput(f"expected {{\"claims\": [strings]}}, got {out.text[:80]!r}")
     except LLMError as e:
         trace.warn(f"LLM claim decomposition failed ({e}); used the Kiwi clause split")
         trace.decide("evaluate.claims", "fallback to kiwi-clause-split", error=str(e))

@@ -349,7 +349,7 @@ class SupportChecker:
         return claim
 
     def _judge_override(self, claim: Claim, best: SupportVerdict) -> None:
-        verdict = self.judge.verify_claim(claim.text, best.evidence)
+        verdict = self.judge.verify_claim(claim.text, best.evidence, "ko" if HANGUL.search(claim.text) else "en")
         claim.checks["judge"] = verdict
         if verdict.get("supported") is None or verdict["supported"] == claim.supported:
             return

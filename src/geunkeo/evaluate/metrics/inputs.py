@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -91,7 +92,13 @@ class CaseInputs:
             return []
         claims = extract_claims(self.answer.text, llm=self._claim_llm, lang=self.case.lang, trace=self.trace)
         pairs = [(h.chunk_id, context_text(h)) for h in self.contexts]
-        return [self.checker.check(c, pairs) for c in claims]
+        # The hallucination verdicts are the ones an LLM judge (when configured) may override; the other checks
+        # (reference, factual, citation) stay with the checker to keep LLM calls per case bounded.
+        checker = self.checker
+        if self.judge is not None:
+            checker = copy.copy(self.checker)  # the shared checker stays judge-free
+            checker.judge = self.judge
+        return [checker.check(c, pairs) for c in claims]
 
     @cached_property
     def reference_claims(self) -> list[Claim]:
