@@ -107,3 +107,27 @@ def test_a_configured_judge_overrides_answer_claims_in_faithfulness():
     assert r.value == 0.0  # the checker said 2/2; the judge overrode both
     assert x.answer_claims[0].checks["judge"]["overrode"] == {"checker": True}
     assert x.checker.judge is None
+
+
+def test_response_relevancy_with_a_judge_compares_generated_questions():
+    import math
+
+    from test_metrics_fakes import answer, hit, inputs
+
+    from geunkeo.evaluate.base import QACase
+    from geunkeo.evaluate.metrics.generation import response_relevancy
+    from geunkeo.evaluate.similarity import load_calibration
+
+    hits = [hit("c1", "휴학 규정")]
+    x = inputs(QACase("q1", "휴학 몇 번 돼?"), answer("휴학은 2회 가능하다 [1].", hits), hits, {},
+               table={"휴학 몇 번 돼?": [1.0, 0.0], "다른 질문": [0.0, 1.0]})
+    x.judge = LLMJudge(FakeLLM('{"questions": ["휴학 몇 번 돼?", "다른 질문"]}'))
+    r = response_relevancy(x)
+    cal = load_calibration()
+    expect = (1 / (1 + math.exp(-(cal.slope + cal.intercept))) + 1 / (1 + math.exp(-cal.intercept))) / 2
+    assert r.value == pytest.approx(expect, abs=1e-4)
+    assert r.details["generated_questions"] == ["휴학 몇 번 돼?", "다른 질문"]
+    x2 = inputs(QACase("q1", "휴학 몇 번 돼?"), answer("휴학은 2회 가능하다 [1].", hits), hits, {})
+    x2.judge = LLMJudge(FakeLLM(error=LLMUnavailable("down")))
+    r2 = response_relevancy(x2)
+    assert r2.method.startswith("calibrated cosine") and "no LLM question generation" in r2.details["note"]

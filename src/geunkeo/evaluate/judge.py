@@ -43,6 +43,12 @@ VERIFY_EN = ("supported=true only when the context directly states the claim; fa
              'not say it. Reply in JSON only: {"supported": true|false, "reason": "..."}')
 
 
+QUESTIONS_KO = ("다음 답변이 답하고 있는 질문을 3개 쓰세요. 답변에 없는 내용은 묻지 마세요. "
+                'JSON으로만 답하세요: {"questions": ["...", "...", "..."]}')
+QUESTIONS_EN = ("Write 3 questions that the answer below answers. Do not ask about anything the answer does not "
+                'say. Reply in JSON only: {"questions": ["...", "...", "..."]}')
+
+
 def _run(coro):
     """Run a coroutine from sync code, also when an event loop is already running (then in a worker thread)."""
     try:
@@ -107,6 +113,15 @@ class LLMJudge:
     def rate(self, question: str, answer: str, contexts: list[str], reference: str | None,
              lang: str = "ko") -> dict[str, dict[str, Any]]:
         return _run(self.arate(question, answer, contexts, reference, lang))
+
+    def questions_for(self, answer: str, lang: str = "ko") -> list[str]:
+        """Questions the answer responds to (ragas response relevancy); raises LLMError when unusable."""
+        value = _run(self._ask(QUESTIONS_KO if lang == "ko" else QUESTIONS_EN, answer, "evaluate.relevancy"))
+        items = value.get("questions")
+        items = [q.strip() for q in items if isinstance(q, str) and q.strip()] if isinstance(items, list) else []
+        if not items:
+            raise LLMBadOutput("the judge wrote no questions for the answer")
+        return items[:5]
 
     def verify_claim(self, claim: str, evidence: str, lang: str = "ko") -> dict[str, Any]:
         """The judge's verdict on one claim: {"supported": bool | None, "reason", "method"} (None on failure)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from geunkeo.errors import LLMError
 from geunkeo.evaluate.base import Claim, MetricResult
 from geunkeo.evaluate.metrics.inputs import CaseInputs
 from geunkeo.evaluate.similarity import load_calibration, semantic_similarity
@@ -56,11 +57,29 @@ def noise_sensitivity(x: CaseInputs) -> MetricResult:
 
 
 def response_relevancy(x: CaseInputs) -> MetricResult:
-    """Calibrated embedding similarity of the question and the answer."""
+    """How directly the answer addresses the question. With an LLM judge: ragas-style, the mean calibrated
+    similarity between the question and questions the LLM writes for the answer. Without one (or when it
+    fails): the calibrated similarity of question and answer, which runs lower than question↔question."""
+    name = "response_relevancy"
     if x.answer_text is None:
-        return MetricResult.not_computable("response_relevancy", "calibrated cosine(question, answer)", NO_ANSWER)
-    return semantic_similarity(x.case.query, x.answer_text, x.vectors, x.settings.evaluate.semantic_threshold,
-                               name="response_relevancy")
+        return MetricResult.not_computable(name, "calibrated cosine(question, answer)", NO_ANSWER)
+    threshold = x.settings.evaluate.semantic_threshold
+    if x.judge is not None:
+        try:
+            questions = x.judge.questions_for(x.answer_text, x.case.lang)
+        except LLMError as e:
+            x.trace.decide("evaluate.response_relevancy", "judge failed; question-answer similarity", error=str(e))
+        else:
+            cal = load_calibration()
+            scores = [semantic_similarity(x.case.query, q, x.vectors, threshold, cal).value for q in questions]
+            value = sum(scores) / len(scores)
+            return MetricResult(name, round(value, 4),
+                                f"mean calibrated cosine(question, generated questions); {x.judge.method}",
+                                details={"generated_questions": questions, "scores": scores,
+                                         "threshold": threshold, "similar": value >= threshold})
+    r = semantic_similarity(x.case.query, x.answer_text, x.vectors, threshold, name=name)
+    r.details["note"] = "question vs answer text (no LLM question generation); lower than question↔question"
+    return r
 
 
 def _labels(claims: list[Claim], checker, ctx_id: str, ctx: str) -> list[dict]:
