@@ -61,11 +61,15 @@ def evaluate(qrels, runs) -> dict[str, float]:
 def run_config(idx, queries, qrels, multi_query: bool, hyde: str, reranker: str, chunk_level: bool) -> dict:
     runs, lat, llm_ms, calls, hits, warnings = {}, [], [], 0, 0, 0
     doc_of = (lambda cid: cid) if chunk_level else (lambda cid: idx.store.get(cid).doc_id)
-    tokens = 0
+    tokens, cpu, stage_ms = 0, [], {}
     for qid, text in queries.items():
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         res = idx.search(text, k=10, multi_query=multi_query, hyde=hyde, reranker=reranker)
         lat.append((time.perf_counter() - t) * 1000)
+        # CPU time of this process (all threads): far less sensitive than wall time to other jobs on the machine
+        cpu.append((time.process_time() - c) * 1000)
+        for st in res.trace.stages:
+            stage_ms[st.name] = stage_ms.get(st.name, 0.0) + st.ms / len(queries)
         runs[qid] = to_doc_scores([ScoredId(h.chunk_id, h.score) for h in res.hits], doc_of)
         llm_ms.append(res.trace.timing("query.llm_stages") + sum(
             c["ms"] for c in res.trace.llm_calls if c["feature"] == "rerank"))
@@ -77,8 +81,10 @@ def run_config(idx, queries, qrels, multi_query: bool, hyde: str, reranker: str,
     m = evaluate(qrels, runs)
     m.update(
         latency_ms_p50=round(statistics.median(lat), 1), latency_ms_mean=round(statistics.fmean(lat), 1),
+        cpu_ms_p50=round(statistics.median(cpu), 1),
         llm_ms_mean=round(statistics.fmean(llm_ms), 1), llm_calls=calls, cache_hits=hits,
         tokens_generated_or_read=tokens, warnings=warnings,
+        stage_ms_mean={k: round(v, 1) for k, v in sorted(stage_ms.items(), key=lambda kv: -kv[1])[:6]},
     )
     return m
 
@@ -96,6 +102,7 @@ def main(argv=None) -> int:
     ap.add_argument("--gguf", help="llamacpp: local .gguf path")
     ap.add_argument("--rerank", action="store_true", help="also measure dense and LLM reranking")
     ap.add_argument("--configs", help="comma-separated configuration names to run (default: all)")
+    ap.add_argument("--cached-only", action="store_true", help="skip the cold runs (LLM answers already cached)")
     ap.add_argument("--fresh-cache", action="store_true", help="empty this benchmark's LLM cache first")
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     ap.add_argument("--json", type=Path, default=None)
@@ -138,7 +145,7 @@ def main(argv=None) -> int:
 
     wanted = set(args.configs.split(",")) if args.configs else None
     for cfg_name, mq, hyde, rr, phase in CONFIGS + (RERANK_CONFIGS if args.rerank else []):
-        if wanted and cfg_name not in wanted:
+        if (wanted and cfg_name not in wanted) or (args.cached_only and phase == "cold"):
             continue
         label = cfg_name if phase == "-" else f"{cfg_name}[{phase}]"
         t = time.perf_counter()
