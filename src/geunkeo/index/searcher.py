@@ -93,7 +93,9 @@ class Index:
         if name not in self._rerankers:
             from geunkeo.retrieve.rerankers import get_reranker
 
-            self._rerankers[name] = get_reranker(name, self.settings, embedder=self.embedder, llm=self.llm())
+            # passages through the content-hash cache: chunk vectors computed at indexing time are reused
+            self._rerankers[name] = get_reranker(name, self.settings, embedder=get_embedder(self.settings),
+                                                 llm=self.llm())
         return self._rerankers[name]
 
     def retriever(self, reranker: str | None = None) -> HybridRetriever:
