@@ -115,8 +115,8 @@ class ColloquialTransformer:
         form = formality or self.detector.detect(text)
         if form.label in ("formal", "english"):
             return self._done(TransformResult(text, text, formality=form.label, reason=f"{form.label}: left as written"))
-        toks = tokens(text)
-        matches = self._matches(text, toks)
+        matches = self.detect_patterns(text)
+        toks = tokens(text)  # cached: detect_patterns tokenized the same text
         if not matches:
             res = TransformResult(text, text, formality=form.label, reason="no pattern matched")
             if form.label == "colloquial":
