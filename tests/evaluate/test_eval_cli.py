@@ -106,9 +106,11 @@ def test_eval_compare_cli(tmp_path):
 
 
 @pytest.mark.slow
-def test_eval_end_to_end_on_a_tiny_index(tmp_path):
+def test_eval_end_to_end_on_a_tiny_index(tmp_path, monkeypatch):
     """`geunkeo eval` with the real searcher, extractive answerer and metric layer on a two-document index."""
     import geunkeo
+
+    monkeypatch.setenv("GEUNKEO_HOME", str(tmp_path / "home"))  # vector caches stay out of the user's home
 
     docs = tmp_path / "docs"
     docs.mkdir()
