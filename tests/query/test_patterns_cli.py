@@ -36,7 +36,7 @@ def test_human_output_and_errors(tmp_path, monkeypatch):
     monkeypatch.setenv("GEUNKEO_HOME", str(tmp_path))
     out = runner.invoke(app, ["patterns", "test", "휴학 어떻게 해?"])
     assert out.exit_code == 0
-    assert "휴학 방법" in out.output and "dense 0.70 / BM25 0.30" in out.output
+    assert "휴학 방법" in out.output and "dense 0.40 / BM25 0.60" in out.output
     out = runner.invoke(app, ["patterns", "test", "  "])
     assert out.exit_code == 2 and "empty" in out.output
     assert "no pending patterns" in runner.invoke(app, ["patterns", "pending"]).output

@@ -28,7 +28,7 @@ def test_colloquial_plan(pipe):
     assert plan.bm25_terms["기한"] == pipe.settings.query.rewrite_weight < 1.0
     assert plan.bm25_terms["마감"] == pipe.settings.query.synonym_weight
     assert plan.info["term_sources"]["마감"] == "기한→마감"
-    assert (plan.fusion, plan.dense_weight, plan.mode) == ("minmax", 0.7, "hybrid")
+    assert (plan.fusion, plan.dense_weight, plan.mode) == ("minmax", 0.4, "hybrid")
 
 
 def test_formal_plan_is_untouched_and_uses_base_weights(tmp_path):
@@ -61,7 +61,7 @@ def test_overrides_flip_stages_per_call(pipe):
     assert set(off.bm25_terms.values()) == {1.0}
     assert off.dense_weight == 0.3
     on = pipe.plan(q)
-    assert on.rewritten == "등록금 납부 금액" and on.dense_weight == 0.7 and "수업료" in on.bm25_terms
+    assert on.rewritten == "등록금 납부 금액" and on.dense_weight == 0.4 and "수업료" in on.bm25_terms
     assert pipe.plan(q, mode="bm25", dense_weight=0.0).mode == "bm25"
     with pytest.raises(ConfigError, match="allowed: colloquial"):
         pipe.plan(q, rerank=True)

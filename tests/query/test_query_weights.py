@@ -11,9 +11,11 @@ from geunkeo.query.weights import HybridWeightOptimizer
 TUNED = {"fusion": "rrf", "dense_weight": 0.2}
 
 
-def test_colloquial_leans_dense_as_the_seed_asks():
+def test_colloquial_leans_more_dense_than_formal():
     d = HybridWeightOptimizer(RetrieveSettings(), TUNED).decide("colloquial")
-    assert (d.fusion, d.dense_weight, d.bm25_weight, d.source) == ("rrf", 0.7, 0.3, "formality")
+    assert (d.fusion, d.dense_weight, d.bm25_weight, d.source) == ("rrf", 0.4, 0.6, "formality")
+    seed = HybridWeightOptimizer(RetrieveSettings(colloquial_dense_weight=0.7), TUNED).decide("colloquial")
+    assert (seed.dense_weight, seed.bm25_weight) == (0.7, pytest.approx(0.3))
 
 
 @pytest.mark.parametrize("label", ["formal", "polite", "fragment", "english"])
@@ -56,7 +58,7 @@ def test_decisions_are_logged(caplog):
     with caplog.at_level(logging.INFO, logger="geunkeo.query.weights"):
         HybridWeightOptimizer(RetrieveSettings()).decide("colloquial")
     rec = caplog.records[-1]
-    assert rec.geunkeo["dense_weight"] == 0.7 and rec.geunkeo["formality"] == "colloquial"
+    assert rec.geunkeo["dense_weight"] == 0.4 and rec.geunkeo["formality"] == "colloquial"
 
 
 def test_tuned_colloquial_weight_is_used_unless_config_sets_one():
