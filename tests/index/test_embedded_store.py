@@ -59,3 +59,28 @@ def test_save_load_round_trip(tmp_path):
     assert t.get("a#제1조").text == "휴학"
     with pytest.raises(IndexError_):
         t.get("nope")
+
+
+class _CountingEmbedder:
+    name, dim, version = "count", 2, "count-1"
+
+    def __init__(self):
+        self.seen = []
+
+    def embed_passages(self, texts):
+        self.seen.extend(texts)
+        return np.asarray([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+    embed_queries = embed_passages
+
+
+def test_embedding_cache_embeds_repeated_texts_once(tmp_path):
+    from geunkeo.index.embed_cache import CachedEmbedder
+
+    inner = _CountingEmbedder()
+    emb = CachedEmbedder(inner, str(tmp_path / "c.sqlite"))
+    v = emb.embed_passages(["규정", "규정", "학칙", "규정"])
+    assert inner.seen == ["규정", "학칙"]
+    assert v[:, 0].tolist() == [2.0, 2.0, 2.0, 2.0] and emb.misses == 4
+    emb.embed_passages(["학칙"])
+    assert inner.seen == ["규정", "학칙"] and emb.hits == 1

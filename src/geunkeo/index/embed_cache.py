@@ -64,13 +64,20 @@ class CachedEmbedder(Embedder):
         self.hits += len(keys) - len(todo)
         self.misses += len(todo)
         if todo:
+            # identical texts in one call (e.g. a rulebook title on 13k records) are embedded once
+            first: dict[str, int] = {}
+            for i in todo:
+                first.setdefault(keys[i], i)
+            uniq = list(first.values())
             fn = self.inner.embed_queries if kind == "q" else self.inner.embed_passages
-            vecs = fn([texts[i] for i in todo])
-            out[todo] = vecs
+            vecs = fn([texts[i] for i in uniq])
+            by_key = {keys[i]: vecs[j] for j, i in enumerate(uniq)}
+            for i in todo:
+                out[i] = by_key[keys[i]]
             with self._lock, self._db:
                 self._db.executemany(
                     "INSERT OR REPLACE INTO vec VALUES (?, ?)",
-                    [(keys[i], vecs[j].astype(np.float32).tobytes()) for j, i in enumerate(todo)],
+                    [(k, v.astype(np.float32).tobytes()) for k, v in by_key.items()],
                 )
         return out
 
