@@ -277,7 +277,7 @@ def run_evaluation(dataset_path: str | Path, index_dir, out_dir: str | Path,
     if limit:
         cases = sample_cases(cases, limit, settings.evaluate.review_seed)
     if isinstance(index_dir, str | Path) and not Path(index_dir).is_dir():
-        raise ConfigError(f"index {index_dir} not found; build one with `geunkeo index PATH --out DIR`")
+        raise ConfigError(f"index {index_dir} not found; build one with `geunkeo index PATH --index DIR`")
     pipeline = default_pipeline(index_dir, settings, llm=llm)
     name = str(dataset_path) + (f" (seeded sample of {len(cases)} of {total} cases)" if len(cases) < total else "")
     return evaluate_cases(cases, pipeline, settings, out_dir, dataset=name, progress=progress)
