@@ -29,7 +29,7 @@ import numpy as np
 import geunkeo
 from geunkeo.config import Settings
 from geunkeo.index.base import ScoredId
-from geunkeo.retrieve.tuning import load_beir_queries, to_doc_scores, tune_fusion
+from geunkeo.retrieve.tuning import load_beir_queries, ranx_scores, to_doc_scores, tune_fusion
 
 STAGES_OFF = {"colloquial": False, "morph_expansion": False, "synonyms": False, "formality_weights": False}
 METRICS = ["recall@1", "recall@5", "recall@10", "mrr@10", "ndcg@10"]
@@ -77,11 +77,7 @@ def prepare_corpus(dataset: Path, split: str, cache: Path) -> tuple[Path, str]:
 
 
 def evaluate_run(qrels, run_dict) -> dict[str, float]:
-    from ranx import Qrels, Run, evaluate
-
-    qrels = {q: r for q, r in qrels.items() if q in run_dict}
-    run_dict = {q: (r if r else {"__none__": 0.0}) for q, r in run_dict.items()}
-    return {k: round(float(v), 4) for k, v in evaluate(Qrels(qrels), Run(run_dict), METRICS, make_comparable=True).items()}
+    return {k: round(v, 4) for k, v in ranx_scores(qrels, run_dict, METRICS).items()}
 
 
 def run_geunkeo(idx, queries, doc_of, mode, stages_on: bool, latency_n: int = 0):

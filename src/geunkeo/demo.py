@@ -15,7 +15,7 @@ from rich.table import Table
 import geunkeo
 from geunkeo.config import Settings
 from geunkeo.index.base import ScoredId
-from geunkeo.retrieve.tuning import load_beir_queries, to_doc_scores
+from geunkeo.retrieve.tuning import load_beir_queries, ranx_scores, to_doc_scores
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample"
@@ -32,8 +32,6 @@ DEMO_QUERIES = [
 
 
 def _retrieval_table(idx) -> None:
-    from ranx import Qrels, Run, evaluate
-
     queries, qrels = load_beir_queries(SAMPLE / "gold", "test")
     styles = {}
     with open(SAMPLE / "gold" / "queries.jsonl", encoding="utf-8") as f:
@@ -54,8 +52,8 @@ def _retrieval_table(idx) -> None:
     for qid in queries:
         groups.setdefault(styles.get(qid, "?"), []).append(qid)
     for name, ids in groups.items():
-        r = evaluate(Qrels({q: qrels[q] for q in ids}), Run({q: runs[q] or {"-": 0.0} for q in ids}),
-                     ["recall@1", "recall@5", "mrr@10", "ndcg@10"], make_comparable=True)
+        r = ranx_scores({q: qrels[q] for q in ids}, {q: runs[q] for q in ids},
+                        ["recall@1", "recall@5", "mrr@10", "ndcg@10"])
         table.add_row(name, str(len(ids)), *(f"{r[m]:.3f}" for m in ("recall@1", "recall@5", "mrr@10", "ndcg@10")))
     console.print(table)
     console.print(f"query latency p50 {statistics.median(lat):.1f} ms (query embedding included)\n")

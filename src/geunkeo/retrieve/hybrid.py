@@ -66,7 +66,8 @@ class HybridRetriever:
         with trace.stage("retrieve.hyde", mode=mode) as rec:
             texts = ([plan.hyde_answer] if use_content else []) + ([plan.hyde_title] if use_title else [])
             vecs = self.embedder.embed_passages(texts)
-            n = len(self.store.chunks())
+            chunks = self.store.chunks()
+            n = len(chunks)
             parts = []
             if use_content:
                 parts.append(self.store.dense_scores(vecs[0]))
@@ -74,12 +75,10 @@ class HybridRetriever:
                 title_sims = dict(self.store.search_titles(vecs[-1], 10**9))
                 # a chunk inherits its document's title similarity; documents without a title get the minimum
                 floor = min(title_sims.values()) if title_sims else 0.0
-                parts.append(np.asarray([title_sims.get(c.doc_id, floor) for c in self.store.chunks()],
-                                        dtype=np.float32))
+                parts.append(np.asarray([title_sims.get(c.doc_id, floor) for c in chunks], dtype=np.float32))
             score = np.mean(parts, axis=0) if parts else np.zeros(n, dtype=np.float32)
             k = min(self.candidate_k, n)
             idx = np.argsort(-score, kind="stable")[:k]
-            chunks = self.store.chunks()
             rec.info["parts"] = len(parts)
             return [ScoredId(chunks[i].chunk_id, float(score[i])) for i in idx]
 

@@ -56,14 +56,12 @@ def collect_runs(idx, queries: dict[str, str], **pipeline_overrides: Any) -> dic
 def score_runs(runs: dict[str, dict[str, list[ScoredId]]], qrels: dict[str, dict[str, int]], method: str,
                dense_weight: float, metrics: list[str], rrf_k: int = 60, doc_of=None) -> dict[str, float]:
     """ranx metrics of one fusion setting over precomputed runs. `doc_of` maps chunk ids to qrels ids."""
-    from ranx import Qrels, Run, evaluate
-
     weights = {"bm25": 1 - dense_weight, "dense": dense_weight}
     run_dict: dict[str, dict[str, float]] = {}
     for qid, r in runs.items():
         fused = fuse(r, method, weights, rrf_k)
         run_dict[qid] = to_doc_scores(fused, doc_of)
-    return _evaluate(qrels, run_dict, metrics, Qrels, Run, evaluate)
+    return ranx_scores(qrels, run_dict, metrics)
 
 
 def to_doc_scores(fused: list[ScoredId], doc_of=None, depth: int = 100) -> dict[str, float]:
@@ -77,7 +75,11 @@ def to_doc_scores(fused: list[ScoredId], doc_of=None, depth: int = 100) -> dict[
     return out
 
 
-def _evaluate(qrels, run_dict, metrics, Qrels, Run, evaluate) -> dict[str, float]:
+def ranx_scores(qrels: dict[str, dict[str, int]], run_dict: dict[str, dict[str, float]],
+                metrics: list[str]) -> dict[str, float]:
+    """ranx metrics over the queries present in `run_dict`; a query with no hits scores 0, not an error."""
+    from ranx import Qrels, Run, evaluate
+
     qrels = {q: r for q, r in qrels.items() if q in run_dict}
     run_dict = {q: (r if r else {"__none__": 0.0}) for q, r in run_dict.items()}
     res = evaluate(Qrels(qrels), Run(run_dict), metrics, make_comparable=True)
