@@ -109,3 +109,19 @@ def test_killed_build_leaves_previous_index_searchable(corpus, tmp_path):
 def test_not_an_index(tmp_path):
     with pytest.raises(IndexError_, match="not a geunkeo index"):
         read_manifest(tmp_path)
+
+
+def test_each_geunkeo_home_gets_its_own_vector_cache(tmp_path, monkeypatch):
+    from geunkeo.config import Settings
+    from geunkeo.index.embedders import get_embedder
+
+    monkeypatch.setenv("GEUNKEO_HOME", str(tmp_path / "a"))
+    first = get_embedder(Settings())
+    first.embed_passages(["휴학 기간은 통산 3년을 넘을 수 없다."])
+    monkeypatch.setenv("GEUNKEO_HOME", str(tmp_path / "b"))
+    second = get_embedder(Settings())
+    assert second is not first
+    misses = second.misses
+    second.embed_passages(["휴학 기간은 통산 3년을 넘을 수 없다."])
+    assert second.misses == misses + 1  # home b has never seen this text
+    assert (tmp_path / "a" / "embeddings.sqlite").exists() and (tmp_path / "b" / "embeddings.sqlite").exists()

@@ -41,12 +41,18 @@ def get_embedder(settings: Settings, cached: bool = True) -> Embedder:
     name = settings.index.embedder
     if name not in EMBEDDERS:
         raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(sorted(EMBEDDERS))}")
-    key = (name, settings.index.embedder_model, cached, settings.index.cache_dir)
-    if key not in _cache:
-        emb = EMBEDDERS[name](settings)
-        if cached:
-            from geunkeo.index.embed_cache import CachedEmbedder, default_cache_path
+    from geunkeo.index.embed_cache import CachedEmbedder, default_cache_path
 
-            emb = CachedEmbedder(emb, settings.index.cache_dir or default_cache_path())
+    # The resolved cache path is part of the key: GEUNKEO_HOME may change within one process
+    # (tests, a server hosting several homes) and each home has its own vector cache.
+    cache_path = (settings.index.cache_dir or default_cache_path()) if cached else None
+    key = (name, settings.index.embedder_model, cache_path)
+    if key not in _cache:
+        model_key = (name, settings.index.embedder_model, None)
+        if model_key not in _cache:
+            _cache[model_key] = EMBEDDERS[name](settings)
+        emb = _cache[model_key]
+        if cache_path is not None:
+            emb = CachedEmbedder(emb, cache_path)
         _cache[key] = emb
     return _cache[key]
