@@ -96,3 +96,12 @@ def test_working_provider_adds_variants_hyde_and_is_cached(index_dir, tmp_path):
     assert _ids(first) == _ids(second)
     assert any(d["stage"] == "retrieve.multi_query" for d in first.trace.decisions)
     assert any(s.name == "retrieve.hyde" for s in first.trace.stages)
+    # The LLM-written texts (2 variants, HyDE answer and title) are embedded in one call per kind the first
+    # time and come from the vector cache on the repeat; the user's own query is embedded fresh both times.
+    def llm_text_stage(res):
+        return next(s for s in res.trace.stages if s.name == "retrieve.embed_llm_texts").info
+
+    # (the hypothetical title "휴학 안내" is leave.md's real title, whose vector indexing already cached)
+    assert (llm_text_stage(first)["vector_cache_hits"], llm_text_stage(first)["vector_cache_misses"]) == (1, 3)
+    assert (llm_text_stage(second)["vector_cache_hits"], llm_text_stage(second)["vector_cache_misses"]) == (4, 0)
+    assert [s.name for s in second.trace.stages].count("retrieve.embed_query") == 1

@@ -103,7 +103,7 @@ class Index:
         return HybridRetriever(
             self.store, self.embedder, index_langs=self.manifest.langs, candidate_k=rs.candidate_k,
             rrf_k=rs.rrf_k, reranker=self.reranker(reranker or rs.reranker), rerank_top_n=rs.rerank_top_n,
-            bm25_min_coverage=rs.bm25_min_coverage,
+            bm25_min_coverage=rs.bm25_min_coverage, derived_embedder=get_embedder(self.settings),
         )
 
     # -- search -----------------------------------------------------------------------------------------------

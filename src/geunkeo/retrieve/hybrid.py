@@ -22,13 +22,20 @@ class HybridRetriever:
 
     `index_langs` (language → chunk count) lets fusion adapt to the language pair: a query in a language the
     index does not contain cannot be matched by BM25, so the dense side takes all the weight.
+
+    `derived_embedder` embeds the texts an LLM wrote for the query (multi-query variants, HyDE answer and
+    title). It is normally the content-hash cached embedder: those texts come from the LLM response cache on
+    a repeated query, so their vectors can come from the vector cache too, while the user's own query is
+    always embedded fresh by `embedder`.
     """
 
     def __init__(self, store, embedder: Embedder, index_langs: dict[str, int] | None = None,
                  candidate_k: int = 100, rrf_k: int = 60, reranker: Reranker | None = None,
-                 rerank_top_n: int = 20, bm25_min_coverage: float = 0.0) -> None:
+                 rerank_top_n: int = 20, bm25_min_coverage: float = 0.0,
+                 derived_embedder: Embedder | None = None) -> None:
         self.store = store
         self.embedder = embedder
+        self.derived_embedder = derived_embedder or embedder
         self.index_langs = index_langs or {}
         self.candidate_k = candidate_k
         self.rrf_k = rrf_k
@@ -37,42 +44,62 @@ class HybridRetriever:
         self.bm25_min_coverage = bm25_min_coverage
 
     # -- one query text ---------------------------------------------------------------------------------------
-    def _runs(self, plan: QueryPlan, trace: Trace, terms: dict[str, float], dense_texts: list[str],
-              with_hyde: bool) -> dict[str, list[ScoredId]]:
+    def runs(self, plan: QueryPlan, trace: Trace, terms: dict[str, float], dense_texts: list[str],
+             hyde_vecs: dict[str, np.ndarray] | None = None,
+             query_vec: np.ndarray | None = None) -> dict[str, list[ScoredId]]:
+        """The single retrievers' ranked lists for one query text (before fusion): BM25 over `terms`, dense
+        over the mean of `dense_texts` (or a given `query_vec`), and HyDE when its vectors are given."""
         runs: dict[str, list[ScoredId]] = {}
         ck = self.candidate_k
         if plan.mode in ("bm25", "hybrid"):
             with trace.stage("retrieve.bm25", terms=len(terms)):
                 runs["bm25"] = self.store.search_sparse(list(terms), ck, terms)
         if plan.mode in ("dense", "hybrid"):
-            with trace.stage("retrieve.embed_query", texts=len(dense_texts)):
-                vecs = self.embedder.embed_queries(dense_texts)
-                qv = _unit(vecs.mean(axis=0))
+            if query_vec is None:
+                with trace.stage("retrieve.embed_query", texts=len(dense_texts)):
+                    query_vec = _unit(self.embedder.embed_queries(dense_texts).mean(axis=0))
             with trace.stage("retrieve.dense"):
-                runs["dense"] = self.store.search_dense(qv, ck)
-        if with_hyde and plan.mode != "bm25":
-            hyde = self._hyde_run(plan, trace)
+                runs["dense"] = self.store.search_dense(query_vec, ck)
+        if hyde_vecs and plan.mode != "bm25":
+            hyde = self._hyde_run(plan, trace, hyde_vecs)
             if hyde:
                 runs["hyde"] = hyde
         return runs
 
-    def _hyde_run(self, plan: QueryPlan, trace: Trace) -> list[ScoredId]:
+    def _embed_llm_texts(self, plan: QueryPlan, trace: Trace) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
+        """Vectors for every LLM-written text of the plan, in one call per kind (variants are queries,
+        HyDE texts are passages), through `derived_embedder` (normally the content-hash cache)."""
+        mode = plan.hyde_mode
+        hyde: dict[str, str] = {}
+        if plan.mode != "bm25":
+            if mode in ("content", "combined") and plan.hyde_answer:
+                hyde["content"] = plan.hyde_answer
+            if mode in ("title", "combined") and plan.hyde_title:
+                hyde["title"] = plan.hyde_title
+        variants = plan.variants if plan.mode != "bm25" else []
+        if not (hyde or variants):
+            return [], {}
+        emb = self.derived_embedder
+        hits0, misses0 = getattr(emb, "hits", 0), getattr(emb, "misses", 0)
+        with trace.stage("retrieve.embed_llm_texts", variants=len(variants), hyde=sorted(hyde)) as rec:
+            vvecs = [_unit(v) for v in emb.embed_queries(variants)] if variants else []
+            hvecs = emb.embed_passages(list(hyde.values())) if hyde else np.zeros((0, 0))
+            rec.info["vector_cache_hits"] = getattr(emb, "hits", 0) - hits0
+            rec.info["vector_cache_misses"] = getattr(emb, "misses", 0) - misses0
+        return vvecs, dict(zip(hyde, hvecs, strict=True))
+
+    def _hyde_run(self, plan: QueryPlan, trace: Trace, vecs: dict[str, np.ndarray]) -> list[ScoredId]:
         """Seed 004: hypothetical answer vs chunk vectors, hypothetical title vs document titles, or their mean."""
         mode = plan.hyde_mode
-        use_content = mode in ("content", "combined") and bool(plan.hyde_answer)
-        use_title = mode in ("title", "combined") and bool(plan.hyde_title)
-        if not (use_content or use_title):
-            return []
+        use_content, use_title = "content" in vecs, "title" in vecs
         with trace.stage("retrieve.hyde", mode=mode) as rec:
-            texts = ([plan.hyde_answer] if use_content else []) + ([plan.hyde_title] if use_title else [])
-            vecs = self.embedder.embed_passages(texts)
             chunks = self.store.chunks()
             n = len(chunks)
             parts = []
             if use_content:
-                parts.append(self.store.dense_scores(vecs[0]))
+                parts.append(self.store.dense_scores(vecs["content"]))
             if use_title:
-                title_sims = dict(self.store.search_titles(vecs[-1], 10**9))
+                title_sims = dict(self.store.search_titles(vecs["title"], 10**9))
                 # a chunk inherits its document's title similarity; documents without a title get the minimum
                 floor = min(title_sims.values()) if title_sims else 0.0
                 parts.append(np.asarray([title_sims.get(c.doc_id, floor) for c in chunks], dtype=np.float32))
@@ -122,7 +149,8 @@ class HybridRetriever:
     def search(self, plan: QueryPlan, k: int = 10, trace: Trace | None = None) -> list[Hit]:
         """Ranked hits for a plan; every hit carries each retriever's rank and score."""
         trace = trace or plan.trace
-        runs = self._runs(plan, trace, plan.bm25_terms, plan.dense_texts or [plan.text], with_hyde=True)
+        variant_vecs, hyde_vecs = self._embed_llm_texts(plan, trace)
+        runs = self.runs(plan, trace, plan.bm25_terms, plan.dense_texts or [plan.text], hyde_vecs)
         weights = self._weights(plan, runs, trace)
         with trace.stage("retrieve.fuse", method=plan.fusion, weights=weights):
             fused = fuse(runs, plan.fusion, weights, self.rrf_k) if len(runs) > 1 else next(iter(runs.values()), [])
@@ -133,7 +161,8 @@ class HybridRetriever:
             analyzer = get_analyzer()
             for i, variant in enumerate(plan.variants):
                 vterms = dict.fromkeys(analyzer.terms(variant), 1.0)
-                vruns = self._runs(plan, trace, vterms, [variant], with_hyde=False)
+                vruns = self.runs(plan, trace, vterms, [variant],
+                                   query_vec=variant_vecs[i] if variant_vecs else None)
                 vw = self._weights(plan, vruns, trace, vterms)
                 lists[f"variant{i + 1}"] = (fuse(vruns, plan.fusion, vw, self.rrf_k) if len(vruns) > 1
                                             else next(iter(vruns.values()), []))

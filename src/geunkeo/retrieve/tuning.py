@@ -49,7 +49,7 @@ def collect_runs(idx, queries: dict[str, str], **pipeline_overrides: Any) -> dic
         trace = Trace()
         plan = idx.pipeline.plan(text, trace=trace, **pipeline_overrides)
         plan.mode = "hybrid"
-        out[qid] = retriever._runs(plan, trace, plan.bm25_terms, plan.dense_texts or [plan.text], with_hyde=False)
+        out[qid] = retriever.runs(plan, trace, plan.bm25_terms, plan.dense_texts or [plan.text])
     return out
 
 
