@@ -123,6 +123,11 @@ def test_no_llm_and_deadline():
     p = apply_llm_stages(plan(), Slow(['{"queries": ["a"]}']), settings(hyde="off", deadline=0.1))
     assert p.variants == []
     assert p.trace.warnings == ["multi_query skipped: no answer within 0.1 s (query.llm_deadline_s)"]
+    # the late call is recorded as abandoned, and finishing in the background does not touch the returned trace
+    assert [(c["feature"], c["cached"]) for c in p.trace.llm_calls] == [("multi_query", False)]
+    assert p.trace.llm_calls[0]["error"].startswith("deadline passed")
+    time.sleep(0.6)
+    assert len(p.trace.llm_calls) == 1
 
 
 def test_stages_off_make_no_call():

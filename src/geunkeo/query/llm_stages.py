@@ -17,6 +17,7 @@ from geunkeo.llm.base import LLM
 from geunkeo.llm.calls import complete_traced
 from geunkeo.llm.parsing import extract_json, parse_list
 from geunkeo.query.base import QueryPlan
+from geunkeo.trace import Trace
 
 MAX_VARIANTS = 3
 # A "query" longer than this is the model answering instead of rewriting.
@@ -64,19 +65,19 @@ def drop_repeated_sentences(text: str) -> str:
     return " ".join(kept)
 
 
-def _multi_query(plan: QueryPlan, llm: LLM) -> list[str]:
+def _multi_query(plan: QueryPlan, llm: LLM, trace: Trace) -> list[str]:
     question = plan.rewritten or plan.text
     messages = prompts.multi_query(question, MAX_VARIANTS, plan.lang)
-    out = complete_traced(llm, messages, trace=plan.trace, feature="multi_query", json=True, max_tokens=160)
+    out = complete_traced(llm, messages, trace=trace, feature="multi_query", json=True, max_tokens=160)
     variants = dedupe_variants(parse_list(out.text, key="queries"), [plan.original, plan.text, plan.rewritten])
     if not variants:
         raise LLMBadOutput("the model's variants all repeat the query")
     return variants
 
 
-def _hyde(plan: QueryPlan, llm: LLM) -> tuple[str | None, str | None]:
+def _hyde(plan: QueryPlan, llm: LLM, trace: Trace) -> tuple[str | None, str | None]:
     messages = prompts.hyde(plan.rewritten or plan.text, plan.lang)
-    out = complete_traced(llm, messages, trace=plan.trace, feature="hyde", json=True, max_tokens=240)
+    out = complete_traced(llm, messages, trace=trace, feature="hyde", json=True, max_tokens=240)
     obj = extract_json(out.text)
     if not isinstance(obj, dict):
         raise LLMBadOutput("HyDE output is a JSON array, expected {\"title\": …, \"answer\": …}")
@@ -114,19 +115,26 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings) -> Qu
         for f in names:
             _skip(plan, f, "no LLM configured (llm.provider = none)")
         return plan
-    jobs = {}
-    if wanted["multi_query"]:
-        jobs["multi_query"] = _POOL.submit(_multi_query, plan, llm)
-    if wanted["hyde"]:
-        jobs["hyde"] = _POOL.submit(_hyde, plan, llm)
+    # Each job records its LLM call in a trace of its own, merged only if it finishes in time: a call that
+    # outlives the deadline must not write into a trace the caller has already been given.
+    jobs, job_traces = {}, {}
+    for feature, fn in (("multi_query", _multi_query), ("hyde", _hyde)):
+        if wanted[feature]:
+            job_traces[feature] = Trace()
+            jobs[feature] = _POOL.submit(fn, plan, llm, job_traces[feature])
     applied: list[str] = []
     with plan.trace.stage("query.llm_stages", features=names) as rec:
         done, _pending = wait(jobs.values(), timeout=qs.llm_deadline_s)
         for feature, fut in jobs.items():
             if fut not in done:
                 # The call goes on in the background and lands in the cache for the next identical query.
+                plan.trace.llm_calls.append({
+                    "provider": llm.provider, "model": llm.model, "feature": feature, "cached": False,
+                    "ms": round(qs.llm_deadline_s * 1000.0, 2),
+                    "error": "deadline passed; the call goes on in the background and fills the cache"})
                 _skip(plan, feature, f"no answer within {qs.llm_deadline_s:g} s (query.llm_deadline_s)")
                 continue
+            plan.trace.llm_calls.extend(job_traces[feature].llm_calls)
             try:
                 result = fut.result()
             except LLMError as e:
