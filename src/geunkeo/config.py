@@ -44,6 +44,8 @@ class QuerySettings(BaseModel):
     morph_expansion: bool = True
     synonyms: bool = True
     formality_weights: bool = True
+    vocabulary: bool = True  # domain slang → regulation terms (query/vocabulary.py, data/domain_vocabulary.json)
+    glossary: bool = True  # English ↔ Korean domain terms when the query's language differs from the documents'
     user_mappings: str | None = None
     user_synonyms: str | None = None
     pending_queue: str | None = None

@@ -47,8 +47,8 @@ def test_every_stage_is_timed_and_explained(pipe):
     plan = pipe.plan("휴학 어떻게 해?", trace=trace)
     assert plan.trace is trace
     names = [s.name for s in trace.stages]
-    assert names == ["query.validate", "query.formality", "query.transform", "query.terms", "query.morph",
-                     "query.synonyms", "query.weights"]
+    assert names == ["query.validate", "query.formality", "query.transform", "query.terms", "query.vocabulary",
+                     "query.morph", "query.synonyms", "query.weights"]
     decided = {d["stage"]: d for d in trace.decisions}
     assert decided["query.transform"]["rewritten"] == "휴학 방법"
     assert decided["query.weights"]["source"] == "formality"
@@ -56,7 +56,8 @@ def test_every_stage_is_timed_and_explained(pipe):
 
 def test_overrides_flip_stages_per_call(pipe):
     q = "등록금 얼마 내야 돼?"
-    off = pipe.plan(q, colloquial=False, morph_expansion=False, synonyms=False, formality_weights=False)
+    off = pipe.plan(q, colloquial=False, morph_expansion=False, synonyms=False, formality_weights=False,
+                    vocabulary=False, glossary=False)
     assert off.rewritten == q and off.dense_texts == [q]
     assert set(off.bm25_terms.values()) == {1.0}
     assert off.dense_weight == 0.3

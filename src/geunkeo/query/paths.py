@@ -19,3 +19,8 @@ def user_mappings_path(configured: str | None) -> Path:
 def pending_queue_path(configured: str | None) -> Path:
     """The pending-patterns queue (QuerySettings.pending_queue, else <home>/pending_patterns.jsonl)."""
     return Path(configured).expanduser() if configured else geunkeo_home() / "pending_patterns.jsonl"
+
+
+def user_vocabulary_path() -> Path:
+    """The user's domain vocabulary (slang and glossary entries, same schema as data/domain_vocabulary.json)."""
+    return geunkeo_home() / "domain_vocabulary.json"

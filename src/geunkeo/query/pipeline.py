@@ -1,7 +1,9 @@
 """The one query pipeline: a raw query in, a `QueryPlan` out, every stage timed and explained in the trace.
 
 Stages: validate → formality → colloquial rewrite → terms (the user's own words weigh 1.0, the rewrite's new
-terms `rewrite_weight`) → morphological variants (`morph_weight`) → synonyms (`synonym_weight`) → hybrid
+terms `rewrite_weight`) → domain vocabulary (slang → regulation terms; the other language's glossary terms when
+the query's language differs from the index's documents; weights in data/domain_vocabulary.json) → morphological
+variants (`morph_weight`) → synonyms (`synonym_weight`) → hybrid
 weights. Each expansion goes through the shared analyzer, so BM25 only ever sees terms in the index's
 vocabulary. The dense side sees the user's words first and the formal rewrite second.
 """
@@ -18,12 +20,14 @@ from geunkeo.query.colloquial import ColloquialTransformer, TransformResult
 from geunkeo.query.formality import FormalityDetector
 from geunkeo.query.morph import MorphologicalExpander
 from geunkeo.query.morphs import analyzer_terms
+from geunkeo.query.paths import user_vocabulary_path
 from geunkeo.query.synonyms import SynonymExpander
+from geunkeo.query.vocabulary import DomainVocabulary
 from geunkeo.query.weights import HybridWeightOptimizer
 from geunkeo.text.kiwi import get_kiwi
 from geunkeo.text.patterns import HANGUL, detect_lang
 
-TOGGLES = ("colloquial", "morph_expansion", "synonyms", "formality_weights")
+TOGGLES = ("colloquial", "morph_expansion", "synonyms", "formality_weights", "vocabulary", "glossary")
 OVERRIDES = (*TOGGLES, "dense_weight", "fusion", "mode")
 _MODES = ("bm25", "dense", "hybrid")
 _CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\ufeff]")
@@ -32,25 +36,43 @@ _CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\ufeff]")
 class QueryPipeline:
     """Builds `QueryPlan`s; one instance per index/process (stages cache their work)."""
 
-    def __init__(self, settings: Settings | None = None, tuned: dict | None = None):
+    def __init__(self, settings: Settings | None = None, tuned: dict | None = None,
+                 index_langs: dict[str, int] | None = None):
         self.settings = settings or Settings()
+        # languages of the index's documents (manifest.langs); None = unknown, so the glossary adds both ways
+        self.index_langs = index_langs
         qs = self.settings.query
         self.detector = FormalityDetector()
         self.transformer = ColloquialTransformer.from_settings(qs)
         self.transformer.detector = self.detector
         self.expander = MorphologicalExpander(qs.morph_mode)
         self._synonyms: SynonymExpander | None = None  # built on first use: it analyses every group member
+        self._vocabulary: DomainVocabulary | None = None
         self.weights = HybridWeightOptimizer(self.settings.retrieve, tuned)
         # Load Kiwi (seconds) and the synonym table now, so stage timings in traces measure the query only.
         get_kiwi()
         if qs.synonyms:
             _ = self.synonyms
+        if qs.vocabulary or qs.glossary:
+            _ = self.vocabulary
 
     @property
     def synonyms(self) -> SynonymExpander:
         if self._synonyms is None:
             self._synonyms = SynonymExpander(self.settings.query.user_synonyms)
         return self._synonyms
+
+    @property
+    def vocabulary(self) -> DomainVocabulary:
+        if self._vocabulary is None:
+            self._vocabulary = DomainVocabulary(user_vocabulary_path())
+        return self._vocabulary
+
+    def _other_langs(self, lang: str) -> list[str]:
+        """Glossary directions for a query in `lang`: the other language, if the index has (or may have) it."""
+        other = "ko" if lang == "en" else "en"
+        langs = self.index_langs
+        return [other] if langs is None or langs.get(other, 0) > 0 else []
 
     def plan(self, query: str, trace=None, **overrides) -> QueryPlan:
         """The plan for one query. `overrides` flips stage toggles or sets dense_weight / fusion / mode per call."""
@@ -102,6 +124,29 @@ class QueryPipeline:
                         terms[t], sources[t] = qs.rewrite_weight, "rewrite"
             rec.info.update(n=len(terms))
         budget = qs.max_expansions
+
+        with tr.stage("query.vocabulary") as rec:
+            added = []
+            own = analyzer_terms(text)
+            found: list[tuple[str, str, float]] = []  # (term, source, weight)
+            vw = self.vocabulary.weights if (on["vocabulary"] or on["glossary"]) else {}
+            if on["vocabulary"] and HANGUL.search(text):
+                found += [(h.term, f"slang:{h.source}", vw["slang"]) for h in self.vocabulary.expand_slang(text, list(own))]
+            targets = self._other_langs(plan.lang) if on["glossary"] else []
+            if "ko" in targets:
+                found += [(h.term, f"glossary:{h.source}", vw["glossary"]) for h in self.vocabulary.expand_en_ko(list(own))]
+            elif "en" in targets:
+                found += [(h.term, f"glossary:{h.source}", vw["glossary"])
+                          for h in self.vocabulary.expand_ko_en(text, list(own))]
+            for t, src, w in found:
+                if t not in terms and len(added) < budget:
+                    terms[t], sources[t] = w, src
+                    added.append(t)
+            rec.info.update(added=added, glossary_to=targets)
+            what = ("stage off" if not (on["vocabulary"] or on["glossary"]) else f"added {len(added)}")
+            tr.decide("query.vocabulary", what, terms={t: sources[t] for t in added}, glossary_to=targets,
+                      index_langs=sorted(self.index_langs) if self.index_langs is not None else "unknown")
+        budget -= len(added)
 
         with tr.stage("query.morph") as rec:
             added: list[str] = []
