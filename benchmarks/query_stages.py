@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared" / "datasets"
 METRICS = ["recall@1", "recall@5", "mrr@10"]
-SHORT = {"colloquial": "coll", "morph_expansion": "morph", "synonyms": "syn", "formality_weights": "weights"}
+SHORT = {"colloquial": "coll", "morph_expansion": "morph", "synonyms": "syn", "formality_weights": "weights",
+         "vocabulary": "vocab", "glossary": "gloss"}
 
 
 def configs() -> dict[str, dict[str, bool]]:
@@ -139,15 +140,23 @@ def evaluate(qrels, runs) -> dict[str, float]:
     return {k: round(float(v), 4) for k, v in res.items()}
 
 
-def ablation(idx, items: list[dict], qrels: dict, doc_of, extra_cdw: list[float]) -> dict:
+def ablation(idx, items: list[dict], qrels: dict, doc_of, extra_cdw: list[float],
+             only: list[str] | None = None) -> dict:
     """items: {qid, text, style, qrel_id}. Returns {config: {style: metrics}, …} and stage latency.
-    `extra_cdw`: colloquial dense weights to try with all stages on, besides the configured one."""
+    `extra_cdw`: colloquial dense weights to try with all stages on, besides the configured one.
+    `full[langs]`: all on, with the pipeline told the index's languages (manifest.langs), which the search path
+    does not do yet, so the glossary adds the other language's terms only when the index has that language."""
     out: dict = {}
     plans = [(name, toggles, None) for name, toggles in configs().items()]
     plans += [(f"full[cdw={w}]", dict.fromkeys(TOGGLES, True), w) for w in extra_cdw]
+    plans += [("full[langs]", dict.fromkeys(TOGGLES, True), "langs")]
+    if only:
+        plans = [p for p in plans if p[0] in only]
     base_pipeline = idx.pipeline
     for name, toggles, cdw in plans:
-        if cdw is not None:
+        if cdw == "langs":
+            idx.pipeline = QueryPipeline(idx.settings, tuned=idx.manifest.tuned_fusion, index_langs=idx.manifest.langs)
+        elif cdw is not None:
             s = idx.settings.model_copy(deep=True)
             s.retrieve = s.retrieve.model_copy(update={"colloquial_dense_weight": cdw})
             idx.pipeline = QueryPipeline(s, tuned=idx.manifest.tuned_fusion)
@@ -223,6 +232,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-retrieval", action="store_true", help="only the style and overhead parts")
     ap.add_argument("--colloquial-dense-weights", default="0.4",
                     help="extra retrieve.colloquial_dense_weight values to run with every stage on")
+    ap.add_argument("--configs", default="", help="comma-separated ablation configs to run (default: all)")
     ap.add_argument("--render", type=Path, default=None, help="print the markdown tables of a saved result JSON")
     args = ap.parse_args(argv)
     if args.render:
@@ -267,7 +277,8 @@ def main(argv=None) -> int:
             out["ablation"][name] = {"queries": dict(Counter(it["style"] for it in items)),
                                      "tuned_fusion": idx.manifest.tuned_fusion,
                                      "colloquial_dense_weight": settings.retrieve.colloquial_dense_weight,
-                                     "configs": ablation(idx, items, qrels, doc_of, extra)}
+                                     "configs": ablation(idx, items, qrels, doc_of, extra,
+                                                         [c for c in args.configs.split(",") if c])}
     text = json.dumps(out, ensure_ascii=False, indent=1)
     print(text)
     if args.json:

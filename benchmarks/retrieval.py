@@ -29,9 +29,10 @@ import numpy as np
 import geunkeo
 from geunkeo.config import Settings
 from geunkeo.index.base import ScoredId
+from geunkeo.query.pipeline import TOGGLES
 from geunkeo.retrieve.tuning import load_beir_queries, ranx_scores, to_doc_scores, tune_fusion
 
-STAGES_OFF = {"colloquial": False, "morph_expansion": False, "synonyms": False, "formality_weights": False}
+STAGES_OFF = dict.fromkeys(TOGGLES, False)  # every QueryPipeline stage, including ones added later
 METRICS = ["recall@1", "recall@5", "recall@10", "mrr@10", "ndcg@10"]
 ROOT = Path(__file__).resolve().parent.parent
 
