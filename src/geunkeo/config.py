@@ -33,7 +33,11 @@ class IndexSettings(BaseModel):
     embedder_model: str | None = None
     allow_downloads: bool = False
     store: str = "embedded"
+    # store = "milvus": a Milvus Lite file or a cluster URI (default: <index>/milvus.db, Milvus Lite);
+    # collections are named <milvus_prefix>_<id>, so several indexes can share one cluster.
     milvus_uri: str | None = None
+    milvus_prefix: str = "geunkeo"
+    milvus_token: str | None = None  # cluster credentials ("user:password" or an API key)
     embed_titles: bool = True
     cache_dir: str | None = None  # embedding cache; default <index>/../.geunkeo-cache
 

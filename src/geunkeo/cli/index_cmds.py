@@ -23,6 +23,8 @@ def index_cmd(
     paths: list[Path] = typer.Argument(..., help="Files or folders to ingest"),
     index: Path = typer.Option(..., "--index", "-i", help="Index directory"),
     replace: bool = typer.Option(False, "--replace", help="Rebuild from these paths only"),
+    store: str = typer.Option(None, "--store", help="embedded | milvus (default from config; a new index only)"),
+    milvus_uri: str = typer.Option(None, "--milvus-uri", help="Milvus Lite file or cluster URI (store milvus)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Ingest documents and build or update an index (unchanged documents are skipped)."""
@@ -30,6 +32,10 @@ def index_cmd(
 
     with user_errors():
         settings = settings_from()
+        if store:
+            settings.index.store = store
+        if milvus_uri:
+            settings.index.milvus_uri = milvus_uri
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeRemainingColumn(), console=err_console, transient=True, disable=as_json) as prog:
             task = prog.add_task("embedding chunks", total=None)

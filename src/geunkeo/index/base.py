@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -78,6 +79,14 @@ class VectorStore(ABC):
 
     @abstractmethod
     def search_dense(self, vector: np.ndarray, k: int) -> list[ScoredId]: ...
+
+    @abstractmethod
+    def dense_scores(self, vector: np.ndarray) -> np.ndarray:
+        """Cosine of `vector` to every chunk, in `chunks()` order (HyDE combines it with title scores)."""
+
+    @abstractmethod
+    def save(self, path: Path) -> None:
+        """Write this store as a new index generation into the folder `path` (published by the builder)."""
 
     @abstractmethod
     def search_titles(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:

@@ -91,7 +91,7 @@ def build_index(
                 f"{index_dir} was built with {old.analyzer_version} / {old.embedder_version}; this run uses "
                 f"{analyzer.version} / {embedder.version}. Rebuild with --replace."
             )
-        store = make_store(settings, current_generation(index_dir), embedder.dim)
+        store = make_store(settings, current_generation(index_dir), embedder.dim, old.store)
     if store is None:
         store = make_store(settings, None, embedder.dim)
 
@@ -154,7 +154,7 @@ def delete_documents(index_dir: str | Path, doc_ids: Sequence[str], settings: Se
     settings = settings or Settings()
     index_dir = Path(index_dir)
     old = read_manifest(index_dir)
-    store = make_store(settings, current_generation(index_dir), old.dim)
+    store = make_store(settings, current_generation(index_dir), old.dim, old.store)
     removed = store.delete_documents(list(doc_ids))
     hashes = {k: v for k, v in old.doc_hashes.items() if k not in set(doc_ids)}
     titles = {k: v for k, v in old.doc_titles.items() if k not in set(doc_ids)}
@@ -177,7 +177,7 @@ def _publish(index_dir: Path, store, settings: Settings, versions: dict, hashes:
         embedder=versions["embedder"],
         embedder_version=versions["embedder_version"],
         dim=versions["dim"],
-        store=settings.index.store,
+        store=store.name,
         documents=st.documents,
         chunks=st.chunks,
         langs=st.extra.get("langs", {}),

@@ -62,7 +62,7 @@ class Index:
                 f"index was built with embedder {self.manifest.embedder!r} but settings ask for "
                 f"{self.settings.index.embedder!r}; use the same embedder or rebuild"
             )
-        self.store = make_store(self.settings, current_generation(self.path), self.manifest.dim)
+        self.store = make_store(self.settings, current_generation(self.path), self.manifest.dim, self.manifest.store)
         # Query vectors are not cached: a query is embedded fresh (the cache is for passages).
         self.embedder = get_embedder(self.settings, cached=False)
         if self.embedder.version != self.manifest.embedder_version:
