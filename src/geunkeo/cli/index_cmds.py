@@ -115,6 +115,10 @@ def _print_explain(res) -> None:
         console.print(f"  [cyan]{d['stage']}[/] {d['decision']} [dim]{detail}[/]")
     stages = "  ".join(f"{s.name}={s.ms:.1f}ms" for s in res.trace.stages)
     console.print(f"[bold]timings[/]    {stages}")
+    for s in res.trace.stages:
+        if s.name == "retrieve.embed_llm_texts":
+            console.print(f"  [magenta]LLM-text vectors[/] {s.info.get('vector_cache_hits', 0)} from the vector "
+                          f"cache, {s.info.get('vector_cache_misses', 0)} embedded")
     for c in res.trace.llm_calls:
         console.print(f"  [magenta]llm[/] {c}")
 
