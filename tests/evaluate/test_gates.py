@@ -52,6 +52,24 @@ def test_hallucinated_claim_is_critical():
     assert out.hallucinated_claims == ["c2"] and out.full_review
 
 
+def test_factual_correctness_is_graded_in_the_profile_mode():
+    dev = load_profile("dev")
+    assert {load_profile(p).p0["factual_correctness"].mode for p in ("dev", "stabilization", "advanced")} == \
+        {"recall"}
+    # value computed in f1 mode, recall 0.9 in the details: the gate grades recall 0.9 ≥ 0.80
+    m = _m(**GOOD)
+    m["factual_correctness"] = MetricResult("factual_correctness", 0.5, "t",
+                                            details={"mode": "f1", "precision": 0.34, "recall": 0.9, "f1": 0.5})
+    out = assign_flag(m, [], dev)
+    chk = next(c for c in out.checks if c.metric == "factual_correctness")
+    assert (chk.value, chk.status, chk.mode) == (0.9, "pass", "recall") and out.flag.level == "PASSED"
+    # recall 0.7 in recall mode fails; a result in another mode without a recall value is not computable
+    m["factual_correctness"] = MetricResult("factual_correctness", 0.7, "t", details={"mode": "recall"})
+    assert assign_flag(m, [], dev).flag.reason_codes[0] == "P0-3_FACTUAL_CORRECTNESS_BELOW_THRESHOLD"
+    m["factual_correctness"] = MetricResult("factual_correctness", 0.9, "t", details={"mode": "precision"})
+    assert "P0-3_FACTUAL_CORRECTNESS_NOT_COMPUTABLE" in assign_flag(m, [], dev).flag.reason_codes
+
+
 def test_faithful_but_incorrect_is_doc_version_warning():
     out = assign_flag(_m(**{**GOOD, "factual_correctness": 0.5}), [], load_profile("dev"))
     assert out.flag.level == "WARNING"

@@ -5,7 +5,8 @@ Thresholds live in data/gate_profiles.json, one profile per stage (`dev`, `stabi
 How a case is flagged:
 - a P0 metric below its threshold raises its gate's level (P0-1, P0-2, P0-4 CRITICAL; P0-3 WARNING, as the
   seed's flag table puts factual correctness — measured against a reference that may itself be outdated —
-  among the warnings), reason ``P0-n_<METRIC>_BELOW_THRESHOLD``;
+  among the warnings), reason ``P0-n_<METRIC>_BELOW_THRESHOLD``; a rule may name the metric's `mode`
+  (factual correctness is graded by claim recall: does the answer state the reference's facts);
 - one unsupported answer claim → CRITICAL ``HALLUCINATED_CLAIM_DETECTED``;
 - faithful but incorrect → WARNING ``DISAGREEMENT_DOC_VERSION_SUSPECTED``; unfaithful but correct → WARNING
   ``DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED`` (both go to full review);
@@ -32,6 +33,7 @@ HALLUCINATED = "HALLUCINATED_CLAIM_DETECTED"
 DOC_VERSION_SUSPECTED = "DISAGREEMENT_DOC_VERSION_SUSPECTED"
 OWN_KNOWLEDGE_SUSPECTED = "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"
 DISAGREEMENTS = (DOC_VERSION_SUSPECTED, OWN_KNOWLEDGE_SUSPECTED)
+MODES = {"factual_correctness": ("precision", "recall", "f1")}  # a rule's `mode` names a value in the details
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Rule:
     op: str  # ">=" or "<="
     threshold: float
     level: str = "WARNING"
+    mode: str | None = None  # for metrics with modes (factual correctness: precision | recall | f1)
 
     def passes(self, value: float) -> bool:
         return value >= self.threshold if self.op == ">=" else value <= self.threshold
@@ -64,6 +67,7 @@ class GateCheck:
     threshold: float
     value: float | None
     status: str
+    mode: str | None = None
 
 
 @dataclass
@@ -99,7 +103,10 @@ def load_profile(name: str) -> GateProfile:
         for metric, r in section.items():
             if r["op"] not in (">=", "<="):
                 raise ConfigError(f"gate_profiles.json: {metric} op must be '>=' or '<=', got {r['op']!r}")
-            out[metric] = Rule(metric, r["code"], r["op"], float(r["threshold"]), r.get("level", "WARNING"))
+            mode = r.get("mode")
+            if mode is not None and mode not in MODES.get(metric, ()):
+                raise ConfigError(f"gate_profiles.json: {metric} has no mode {mode!r}")
+            out[metric] = Rule(metric, r["code"], r["op"], float(r["threshold"]), r.get("level", "WARNING"), mode)
         return out
 
     return GateProfile(name=name, p0=rules(data["profiles"][name]), p1=rules(data["p1"]))
@@ -110,12 +117,16 @@ def _raise(level: str, to: str) -> str:
 
 
 def _check(rule: Rule, priority: str, result: MetricResult | None) -> GateCheck:
-    if result is None or not result.computable or result.value is None:
-        status, value = "not_computable", None
-    else:
+    """A metric against a rule. A rule with a `mode` grades that value: the metric's own value when it was
+    computed in that mode, else the one its details carry under the mode's name (else not computable)."""
+    value = None
+    if result is not None and result.computable and result.value is not None:
         value = float(result.value)
-        status = "pass" if rule.passes(value) else "fail"
-    return GateCheck(rule.metric, priority, rule.code, rule.op, rule.threshold, value, status)
+        if rule.mode is not None and result.details.get("mode", rule.mode) != rule.mode:
+            alt = result.details.get(rule.mode)
+            value = float(alt) if isinstance(alt, int | float) else None
+    status = "not_computable" if value is None else ("pass" if rule.passes(value) else "fail")
+    return GateCheck(rule.metric, priority, rule.code, rule.op, rule.threshold, value, status, rule.mode)
 
 
 def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: GateProfile) -> FlagOutcome:

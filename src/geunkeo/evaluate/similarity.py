@@ -24,6 +24,7 @@ from geunkeo.evaluate.base import MetricResult
 from geunkeo.index.base import Embedder
 
 CALIBRATION_FILE = "similarity_calibration.json"
+RELEVANCY_CALIBRATION_FILE = "relevancy_calibration.json"  # cosine(question, answer) → P(relevant)
 
 
 def resolve_embedder(settings=None, embedder: Embedder | None = None) -> Embedder:
@@ -128,14 +129,17 @@ class Calibration:
                 "method": self.method, **self.extra}
 
 
-def load_calibration(path: str | Path | None = None) -> Calibration:
-    """The shipped calibration (src/geunkeo/data/similarity_calibration.json) or one from `path`."""
+def load_calibration(path: str | Path | None = None, shipped: str = CALIBRATION_FILE) -> Calibration:
+    """The shipped calibration (src/geunkeo/data/similarity_calibration.json, or the file named by `shipped`,
+    e.g. RELEVANCY_CALIBRATION_FILE) or one from `path`."""
     if path is not None:
         text = Path(path).read_text(encoding="utf-8")
     else:
-        ref = resources.files("geunkeo") / "data" / CALIBRATION_FILE
+        ref = resources.files("geunkeo") / "data" / shipped
         if not ref.is_file():
-            raise ConfigError(f"{CALIBRATION_FILE} is missing: run scripts/train_support_checker.py --korsts FILE")
+            script = ("scripts/fit_relevancy_calibration.py --dataset DIR" if shipped == RELEVANCY_CALIBRATION_FILE
+                      else "scripts/train_support_checker.py --korsts FILE")
+            raise ConfigError(f"{shipped} is missing: run {script}")
         text = ref.read_text(encoding="utf-8")
     d = json.loads(text)
     known = {"slope", "intercept", "fitted_on", "method"}

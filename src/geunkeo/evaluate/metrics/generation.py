@@ -5,7 +5,7 @@ from __future__ import annotations
 from geunkeo.errors import LLMError
 from geunkeo.evaluate.base import Claim, MetricResult
 from geunkeo.evaluate.metrics.inputs import CaseInputs
-from geunkeo.evaluate.similarity import load_calibration, semantic_similarity
+from geunkeo.evaluate.similarity import RELEVANCY_CALIBRATION_FILE, load_calibration, semantic_similarity
 
 NO_ANSWER = "there is no answer (retrieval-only run or empty answer)"
 
@@ -58,8 +58,11 @@ def noise_sensitivity(x: CaseInputs) -> MetricResult:
 
 def response_relevancy(x: CaseInputs) -> MetricResult:
     """How directly the answer addresses the question. With an LLM judge: ragas-style, the mean calibrated
-    similarity between the question and questions the LLM writes for the answer. Without one (or when it
-    fails): the calibrated similarity of question and answer, which runs lower than question↔question."""
+    (KorSTS) similarity between the question and questions the LLM writes for the answer. Without one (or
+    when it fails): cosine(question, answer) mapped by the relevancy calibration — the probability that an
+    answer with that cosine addresses the question, fitted on AutoRAG-ko dev questions with their own vs other
+    documents' reference answers (scripts/fit_relevancy_calibration.py). The KorSTS curve is for paraphrases:
+    a question and a real answer to it are not paraphrases and scored far below its threshold."""
     name = "response_relevancy"
     if x.answer_text is None:
         return MetricResult.not_computable(name, "calibrated cosine(question, answer)", NO_ANSWER)
@@ -77,8 +80,9 @@ def response_relevancy(x: CaseInputs) -> MetricResult:
                                 f"mean calibrated cosine(question, generated questions); {x.judge.method}",
                                 details={"generated_questions": questions, "scores": scores,
                                          "threshold": threshold, "similar": value >= threshold})
-    r = semantic_similarity(x.case.query, x.answer_text, x.vectors, threshold, name=name)
-    r.details["note"] = "question vs answer text (no LLM question generation); lower than question↔question"
+    cal = load_calibration(shipped=RELEVANCY_CALIBRATION_FILE)
+    r = semantic_similarity(x.case.query, x.answer_text, x.vectors, threshold, cal, name=name)
+    r.details["note"] = "P(the answer addresses the question | cosine(question, answer)); no LLM question generation"
     return r
 
 
@@ -92,10 +96,31 @@ def _labels(claims: list[Claim], checker, ctx_id: str, ctx: str) -> list[dict]:
     return out
 
 
-def factual_correctness(x: CaseInputs) -> MetricResult:
-    """Claim F1 of answer vs reference: precision = answer claims the reference supports, recall = reference
-    claims the answer supports (the support checker both ways)."""
-    name, method = "factual_correctness", f"claim F1 vs reference (support checker both ways); {x.checker.method}"
+FC_MODES = ("precision", "recall", "f1")
+
+
+def factual_correctness_mode(x: CaseInputs) -> str:
+    """The mode the configured gate profile grades factual correctness in (data/gate_profiles.json)."""
+    from geunkeo.evaluate.gates import load_profile
+
+    rule = load_profile(x.settings.evaluate.profile).p0.get("factual_correctness")
+    return rule.mode if rule is not None and rule.mode else "f1"
+
+
+def factual_correctness(x: CaseInputs, mode: str | None = None) -> MetricResult:
+    """Claim-level factual correctness of the answer against the reference (ragas FactualCorrectness):
+    precision = answer claims the reference supports, recall = reference claims the answer supports (the
+    support checker both ways), F1 of the two. `mode` picks which one is the value (default: the gate
+    profile's); all three are in the details.
+
+    Recall is the default gate mode: an answer that states every fact of the reference is correct even when
+    it quotes more of the regulation than the one-sentence reference; whether the extra claims are true is
+    faithfulness's question (they are listed under `extra_claims` with their context support)."""
+    mode = mode or factual_correctness_mode(x)
+    if mode not in FC_MODES:
+        raise ValueError(f"factual correctness mode must be one of {FC_MODES}, got {mode!r}")
+    name = "factual_correctness"
+    method = f"claim {mode} vs reference (mode={mode}; support checker both ways); {x.checker.method}"
     if x.answer_text is None:
         return MetricResult.not_computable(name, method, NO_ANSWER)
     if x.reference_text is None:
@@ -110,9 +135,13 @@ def factual_correctness(x: CaseInputs) -> MetricResult:
     p = sum(lab["label"] == "correct" for lab in a_labels) / len(a_labels)
     r = sum(lab["label"] == "correct" for lab in r_labels) / len(r_labels)
     f1 = 2 * p * r / (p + r) if p + r else 0.0
-    return MetricResult(name, round(f1, 6), method,
-                        details={"precision": round(p, 6), "recall": round(r, 6), "answer_claims": a_labels,
-                                 "reference_claims": r_labels})
+    scores = {"precision": round(p, 6), "recall": round(r, 6), "f1": round(f1, 6)}
+    extra = [{"claim_id": c.claim_id, "text": c.text, "supported_by_context": bool(c.supported)}
+             for c, lab in zip(a_claims, a_labels, strict=True) if lab["label"] != "correct"]
+    return MetricResult(name, scores[mode], method,
+                        details={"mode": mode, **scores, "answer_claims": a_labels, "reference_claims": r_labels,
+                                 "extra_claims": extra,
+                                 "extra_unsupported_by_context": sum(not e["supported_by_context"] for e in extra)})
 
 
 def semantic_similarity_metric(x: CaseInputs) -> MetricResult:
