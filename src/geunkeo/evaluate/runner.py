@@ -49,6 +49,8 @@ class EvalPipeline:
     describe: dict[str, Any] = field(default_factory=dict)
     stage_ms: dict[str, float] = field(default_factory=dict)  # the last case's per-metric times, if reported
     cache_stats: Callable[[], dict[str, Any]] | None = None  # vector cache hits/misses, if there is one
+    # called once with every (case, judged answer, hits) before any `metrics` call: batch work (embeddings)
+    prepare: Callable[[list[tuple[QACase, Answer | None, list[Hit]]]], dict[str, Any]] | None = None
 
 
 @dataclass
@@ -100,8 +102,12 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
     `index_dir` is an index directory or an already opened index (reused: no second load)."""
     import geunkeo
     from geunkeo.answer import answer_hits
-    from geunkeo.evaluate.metrics import compute_case_metrics, extract_and_check_claims
-    from geunkeo.evaluate.metrics.retrieval import case_retrieval
+    from geunkeo.evaluate.metrics import (
+        case_inputs,
+        compute_case_metrics,
+        extract_and_check_claims,
+        prefetch_vectors,
+    )
 
     if llm:
         settings = settings.model_copy(deep=True)
@@ -123,14 +129,27 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         return answer_hits(case.query, hits[:ANSWER_K], settings, answerer="llm" if llm else "extractive",
                            llm=judge, terms=info.get("terms"))
 
-    def metrics(case: QACase, ans: Answer | None, hits: list[Hit]) -> dict[str, MetricResult]:
-        trace = Trace()
+    prepared: dict[str, Any] = {}
+
+    def inputs_for(case: QACase, ans: Answer | None, hits: list[Hit]):
         # Context metrics (recall, precision, entities, noise) judge the contexts the answer was written from,
         # as Ragas does with `retrieved_contexts`; ranking metrics (recall@10, nDCG@10…) need all SEARCH_K hits.
-        out = compute_case_metrics(case, ans, hits[:ANSWER_K], settings, embedder=embedder, judge=judge,
-                                   trace=trace)
-        with trace.stage("evaluate.retrieval_metrics@search_k"):
-            out.update(case_retrieval(case.expected_chunk_ids, case.expected_doc_ids, hits, case_id=case.id))
+        return case_inputs(case, ans, hits[:ANSWER_K], settings, embedder=embedder, judge=judge, trace=Trace())
+
+    def prepare(rows: list[tuple[QACase, Answer | None, list[Hit]]]) -> dict[str, Any]:
+        """Build every case's metric inputs and embed all their claims and sentences in one batched pass."""
+        t0 = time.perf_counter()
+        prepared.clear()
+        prepared.update({case.id: inputs_for(case, ans, hits) for case, ans, hits in rows})
+        n = prefetch_vectors(next(iter(prepared.values())).vectors, list(prepared.values())) if prepared else 0
+        return {"texts": n, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+    def metrics(case: QACase, ans: Answer | None, hits: list[Hit]) -> dict[str, MetricResult]:
+        x = prepared.pop(case.id, None)
+        if x is None or x.answer is not ans:
+            x = inputs_for(case, ans, hits)
+        trace = x.trace
+        out = compute_case_metrics(case, ans, hits[:ANSWER_K], settings, inputs=x, ranking_hits=hits)
         pipe.stage_ms.clear()
         for st in trace.stages:
             pipe.stage_ms[st.name] = pipe.stage_ms.get(st.name, 0.0) + st.ms
@@ -139,10 +158,11 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
     def check(text: str, contexts: Sequence[tuple[str, str]]) -> list[Claim]:
         return extract_and_check_claims(text, list(contexts), embedder=embedder)
 
-    pipe = EvalPipeline(search, answer, metrics, check, {
+    pipe = EvalPipeline(search, answer, metrics, check, describe={
         "index": str(getattr(idx, "path", index_dir)), "embedder": getattr(embedder, "version", "?"), "llm": llm or "none",
         "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
-        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)})
+        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)},
+        prepare=prepare)
     pipe.cache_stats = lambda: {"kind": type(embedder).__name__, "hits": getattr(embedder, "hits", None),
                                 "misses": getattr(embedder, "misses", None)}
     return pipe
@@ -168,7 +188,9 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     judged_what: dict[str, tuple[str, str | None]] = {}
     rows: list[tuple[QACase, list[Hit], Answer | None, dict[str, MetricResult], list[Claim], FlagOutcome,
                      dict[str, float]]] = []
-    for i, case in enumerate(cases, 1):
+    # 1. the system under test: search and answer every case
+    served_rows = []
+    for case in cases:
         t = {}
         t0 = time.perf_counter()
         hits, _trace, info = pipeline.search(case.query)
@@ -176,14 +198,20 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         t0 = time.perf_counter()
         served = pipeline.answer(case, hits, info)
         t["answer"] = (time.perf_counter() - t0) * 1000
-        t0 = time.perf_counter()
         ans, judged = evaluation_view(served)
+        judged_what[case.id] = (judged, served.text if served else None)
+        served_rows.append((case, hits, ans, t))
+    # 2. batch work of the metric layer (embedding every claim and sentence at once), then metrics per case
+    prepared = {}
+    if pipeline.prepare is not None:
+        prepared = pipeline.prepare([(case, ans, hits) for case, hits, ans, _t in served_rows])
+    for i, (case, hits, ans, t) in enumerate(served_rows, 1):
+        t0 = time.perf_counter()
         metrics = pipeline.metrics(case, ans, hits)
         claims = claims_of(metrics, ans, pipeline.check_claims)
         t["metrics"] = (time.perf_counter() - t0) * 1000
         t.update(pipeline.stage_ms)
         rows.append((case, hits, ans, metrics, claims, assign_flag(metrics, claims, profile), t))
-        judged_what[case.id] = (judged, served.text if served else None)
         if progress:
             progress(i, len(cases), case.id)
 
@@ -217,9 +245,11 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     summary = summarize(records, review, crosslingual_summary(records, pipeline.check_claims, clir_method))
     summary.update({
         "eval_id": eval_id, "timestamp": stamp, "dataset": dataset, "profile": profile.name,
-        "gates_profile": {m: {"op": r.op, "threshold": r.threshold, "level": r.level} for m, r in profile.p0.items()},
+        "gates_profile": {m: {"op": r.op, "threshold": r.threshold, "level": r.level,
+                                  **({"mode": r.mode} if r.mode else {})} for m, r in profile.p0.items()},
         "pipeline": {**pipeline.describe,
-                     **({"vector_cache": pipeline.cache_stats()} if pipeline.cache_stats else {})},
+                     **({"vector_cache": pipeline.cache_stats()} if pipeline.cache_stats else {}),
+                     **({"prefetch": prepared} if prepared else {})},
         "review_sampling": {"warning_rate": es.review_warning_rate, "passed_rate": es.review_passed_rate,
                             "seed": es.review_seed},
     })

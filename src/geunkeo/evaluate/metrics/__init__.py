@@ -22,12 +22,19 @@ from geunkeo.evaluate.metrics.generation import (
     response_relevancy,
     semantic_similarity_metric,
 )
-from geunkeo.evaluate.metrics.inputs import CaseInputs, context_text, shared_checker, shared_vectors
+from geunkeo.evaluate.metrics.inputs import (
+    CaseInputs,
+    context_text,
+    prefetch_vectors,
+    shared_checker,
+    shared_vectors,
+)
 from geunkeo.evaluate.metrics.retrieval import case_retrieval, retrieval_metrics
 from geunkeo.evaluate.metrics.summary import summarization_score, summary_faithfulness
 from geunkeo.trace import Trace
 
-__all__ = ["METRICS", "compute_case_metrics", "extract_and_check_claims", "retrieval_metrics"]
+__all__ = ["METRICS", "case_inputs", "compute_case_metrics", "extract_and_check_claims", "prefetch_vectors",
+           "retrieval_metrics"]
 
 METRICS: dict[str, Callable[[CaseInputs], MetricResult]] = {
     "context_recall": context_recall,
@@ -54,17 +61,29 @@ def _as_judge(judge, trace: Trace) -> LLMJudge | None:
     raise TypeError(f"judge must be an LLMJudge or an LLM, not {type(judge).__name__}")
 
 
-def compute_case_metrics(case: QACase, answer, retrieved: list, settings: Settings, embedder=None,
-                         judge=None, trace: Trace | None = None) -> dict[str, MetricResult]:
-    """Every metric for one case. Answer claims (with support links) are in
-    `result["faithfulness"].details["claims"]`, reference claims in `result["context_recall"].details["claims"]`."""
+def case_inputs(case: QACase, answer, retrieved: list, settings: Settings, embedder=None, judge=None,
+                trace: Trace | None = None) -> CaseInputs:
+    """What the metrics of one case read (shared vector cache and checker). Build these for a whole run and
+    pass them to `prefetch_vectors` to embed every claim and sentence in a few batched calls."""
     trace = trace if trace is not None else Trace()
     vectors = shared_vectors(settings, embedder)
-    judge = _as_judge(judge, trace)
-    x = CaseInputs(case, answer, list(retrieved), settings, vectors, shared_checker(vectors), judge, trace)
+    return CaseInputs(case, answer, list(retrieved), settings, vectors, shared_checker(vectors),
+                      _as_judge(judge, trace), trace)
+
+
+def compute_case_metrics(case: QACase, answer, retrieved: list, settings: Settings, embedder=None,
+                         judge=None, trace: Trace | None = None, inputs: CaseInputs | None = None,
+                         ranking_hits: list | None = None) -> dict[str, MetricResult]:
+    """Every metric for one case (from `inputs` when already built by `case_inputs`). The ranking metrics
+    (recall@k, MRR, nDCG, MAP) read `ranking_hits` when given (e.g. all hits searched), else `retrieved`.
+    Answer claims (with support links) are in `result["faithfulness"].details["claims"]`, reference claims in
+    `result["context_recall"].details["claims"]`."""
+    x = inputs if inputs is not None else case_inputs(case, answer, retrieved, settings, embedder, judge, trace)
+    trace, judge = x.trace, x.judge
     out: dict[str, MetricResult] = {}
     with trace.stage("evaluate.retrieval_metrics"):
-        out.update(case_retrieval(case.expected_chunk_ids, case.expected_doc_ids, x.retrieved, case_id=case.id))
+        ranked = x.retrieved if ranking_hits is None else list(ranking_hits)
+        out.update(case_retrieval(case.expected_chunk_ids, case.expected_doc_ids, ranked, case_id=case.id))
     for name, fn in METRICS.items():
         with trace.stage(f"evaluate.{name}"):
             out[name] = fn(x)

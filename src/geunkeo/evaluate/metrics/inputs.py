@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from geunkeo.config import Settings
@@ -12,6 +13,7 @@ from geunkeo.evaluate.base import Claim, QACase
 from geunkeo.evaluate.claims import extract_claims, strip_citations
 from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
 from geunkeo.evaluate.support import SupportChecker
+from geunkeo.text.analyzer import get_analyzer
 from geunkeo.trace import Trace
 
 _VECTORS: dict[str, VectorCache] = {}
@@ -86,11 +88,29 @@ class CaseInputs:
 
     # -- claims --------------------------------------------------------------------------------------------
     @cached_property
-    def answer_claims(self) -> list[Claim]:
-        """Answer claims, each checked against the answer's contexts."""
+    def raw_answer_claims(self) -> list[Claim]:
+        """Answer claims as extracted, not yet checked."""
         if self.answer is None or not (self.answer.text or "").strip():
             return []
-        claims = extract_claims(self.answer.text, llm=self._claim_llm, lang=self.case.lang, trace=self.trace)
+        return extract_claims(self.answer.text, llm=self._claim_llm, lang=self.case.lang, trace=self.trace)
+
+    @cached_property
+    def raw_reference_claims(self) -> list[Claim]:
+        """Reference claims (given, else split from the reference answer), not yet checked."""
+        if self.case.reference_claims:
+            return [Claim(f"r{i + 1}", t, source="reference", method="given")
+                    for i, t in enumerate(self.case.reference_claims) if t.strip()]
+        if self.reference_text:
+            return extract_claims(self.reference_text, llm=self._claim_llm, lang=self.case.lang,
+                                  source="reference", trace=self.trace)
+        return []
+
+    @cached_property
+    def answer_claims(self) -> list[Claim]:
+        """Answer claims, each checked against the answer's contexts."""
+        claims = self.raw_answer_claims
+        if not claims:
+            return []
         pairs = [(h.chunk_id, context_text(h)) for h in self.contexts]
         # The hallucination verdicts are the ones an LLM judge (when configured) may override; the other checks
         # (reference, factual, citation) stay with the checker to keep LLM calls per case bounded.
@@ -103,13 +123,8 @@ class CaseInputs:
     @cached_property
     def reference_claims(self) -> list[Claim]:
         """Reference claims (given, else split from the reference answer), checked against `context_hits`."""
-        if self.case.reference_claims:
-            claims = [Claim(f"r{i + 1}", t, source="reference", method="given")
-                      for i, t in enumerate(self.case.reference_claims) if t.strip()]
-        elif self.reference_text:
-            claims = extract_claims(self.reference_text, llm=self._claim_llm, lang=self.case.lang,
-                                    source="reference", trace=self.trace)
-        else:
+        claims = self.raw_reference_claims
+        if not claims:
             return []
         pairs = [(h.chunk_id, context_text(h)) for h in self.context_hits]
         return [self.checker.check(c, pairs) for c in claims]
@@ -135,3 +150,53 @@ class CaseInputs:
             supporting = {s["chunk_id"] for c in self.reference_claims for s in c.supporting_chunks}
             return [h.chunk_id in supporting for h in hits], "supports a reference claim"
         return None
+
+
+# -- batched embedding ----------------------------------------------------------------------------------------
+@lru_cache(maxsize=16384)
+def text_sentences(text: str) -> tuple[str, ...]:
+    """Kiwi sentences of a context, as the support checker splits it (cached: chunks recur across cases)."""
+    return tuple(get_analyzer().sentences(text) or [text])
+
+
+def checked_texts(claims: Iterable[str], contexts: Iterable[str]) -> list[str]:
+    """What checking `claims` against `contexts` embeds: each claim and every sentence of every context."""
+    out = [c for c in claims if c.strip()]
+    for ctx in contexts:
+        if ctx.strip():
+            out.extend(text_sentences(ctx))
+    return out
+
+
+def case_texts(x: CaseInputs) -> list[str]:
+    """Every text the metric layer will embed for one case (without an LLM judge), so a run can embed them
+    all in a few batched calls before any metric runs. Missing one only costs a later, unbatched embed."""
+    from geunkeo.evaluate.claims import split_sentences
+
+    texts: list[str] = [x.case.query]
+    ctx = [context_text(h) for h in x.contexts]
+    a_claims = [c.text for c in x.raw_answer_claims]
+    r_claims = [c.text for c in x.raw_reference_claims]
+    texts += checked_texts(a_claims, ctx) + checked_texts(r_claims, ctx)
+    if x.answer_text is not None:
+        texts.append(x.answer_text)
+        if x.reference_text is not None:
+            texts += [x.reference_text, *checked_texts(a_claims, [x.reference_text]),
+                      *checked_texts(r_claims, [x.answer_text])]
+        # citation accuracy checks each cited sentence's claims against the cited context
+        if x.answer is not None and x.answer.sentences:
+            sents = [strip_citations(s.text)[0] for s in x.answer.sentences]
+        else:
+            sents = [s.text for s in split_sentences(x.answer.text)] if x.answer is not None else []
+        for s in sents:
+            if s:
+                texts += [c.text for c in extract_claims(s)] or [s]
+    return texts
+
+
+def prefetch_vectors(vectors: VectorCache, inputs: Sequence[CaseInputs]) -> int:
+    """Embed every case's texts in one batched pass (the per-claim checks then only read vectors).
+    Returns how many distinct texts were requested."""
+    texts = list(dict.fromkeys(t for x in inputs for t in case_texts(x)))
+    vectors.embed(texts)
+    return len(texts)
