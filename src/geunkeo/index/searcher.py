@@ -72,7 +72,7 @@ class Index:
             )
         from geunkeo.query.pipeline import QueryPipeline
 
-        self.pipeline = QueryPipeline(self.settings, tuned=self.manifest.tuned_fusion)
+        self.pipeline = QueryPipeline(self.settings, tuned=self.manifest.tuned_fusion, index_langs=self.manifest.langs)
         self._llm = None
         self._llm_loaded = False
         self._rerankers: dict[str, Any] = {}
