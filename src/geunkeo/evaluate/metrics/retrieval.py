@@ -38,26 +38,57 @@ def retrieval_metrics(qrels: dict[str, dict[str, int]], run: dict[str, dict[str,
     }
 
 
+def _case_qrels_run(expected_chunk_ids: list[str], expected_doc_ids: list[str], hits
+                    ) -> tuple[str, dict[str, int], dict[str, float]] | None:
+    """(level, qrels, run) of one case: by chunk ids when given, else by document ids (best chunk per doc).
+    Scores are replaced by the retriever's order so ranx keeps it even when scores tie."""
+    if expected_chunk_ids:
+        level, qrels = "chunk", dict.fromkeys(expected_chunk_ids, 1)
+        ranked = list(dict.fromkeys(h.chunk_id for h in hits))
+    elif expected_doc_ids:
+        level, qrels = "document", dict.fromkeys(expected_doc_ids, 1)
+        ranked = list(dict.fromkeys(h.chunk.doc_id for h in hits))  # hits arrive best first
+    else:
+        return None
+    n = len(ranked)
+    return level, qrels, {d: float(n - i) for i, d in enumerate(ranked)}
+
+
 def case_retrieval(expected_chunk_ids: list[str], expected_doc_ids: list[str], hits, ks=(1, 5, 10),
                    case_id: str = "q") -> dict[str, MetricResult]:
     """Retrieval metrics of one case: by chunk ids when given, else by document ids (best chunk per doc)."""
-    if expected_chunk_ids:
-        level, qrels = "chunk", {case_id: dict.fromkeys(expected_chunk_ids, 1)}
-        run = {case_id: {h.chunk_id: float(h.score) for h in hits}}
-    elif expected_doc_ids:
-        level, qrels = "document", {case_id: dict.fromkeys(expected_doc_ids, 1)}
-        best: dict[str, float] = {}
-        for h in hits:
-            best.setdefault(h.chunk.doc_id, float(h.score))  # hits arrive best first
-        run = {case_id: best}
-    else:
-        return {n: MetricResult.not_computable(n, METHOD, "the case lists no expected chunk or document ids")
-                for n in _names(ks)}
-    # ranx ranks by score; keep the retriever's order even when scores tie.
-    n = len(run[case_id])
-    run = {case_id: {d: float(n - i) for i, d in enumerate(run[case_id])}}
-    out = retrieval_metrics(qrels, run, ks)
-    for r in out.values():
-        if r.computable:
-            r.details.update(level=level, retrieved=n)
+    return cases_retrieval([(case_id, expected_chunk_ids, expected_doc_ids, hits)], ks)[case_id]
+
+
+def cases_retrieval(items, ks=(1, 5, 10)) -> dict[str, dict[str, MetricResult]]:
+    """Per-case retrieval metrics of many cases, items = (case_id, expected chunk ids, expected doc ids, hits),
+    with one ranx call per relevance level instead of one per case (each ranx call costs milliseconds, and a
+    numba type signature met for the first time costs seconds)."""
+    names = _names(ks)
+    out: dict[str, dict[str, MetricResult]] = {}
+    groups: dict[str, tuple[dict, dict, dict[str, int]]] = {}
+    for case_id, chunk_ids, doc_ids, hits in items:
+        made = _case_qrels_run(chunk_ids, doc_ids, hits)
+        if made is None:
+            out[case_id] = {n: MetricResult.not_computable(n, METHOD, "the case lists no expected chunk or document ids")
+                            for n in names}
+            continue
+        level, qrels, run = made
+        g = groups.setdefault(level, ({}, {}, {}))
+        g[0][case_id], g[1][case_id], g[2][case_id] = qrels, run, len(run)
+    if not groups:
+        return out
+    from ranx import Qrels, Run, evaluate
+
+    for level, (qrels, run, n_ret) in groups.items():
+        full_run = {q: (run[q] or {"__nothing_retrieved__": 0.0}) for q in qrels}
+        ranx_run = Run(full_run)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numba's uint64→int64 cast notice
+            evaluate(Qrels(qrels), ranx_run, names, make_comparable=True)
+        for q in qrels:
+            out[q] = {n: MetricResult(name=n, value=round(float(ranx_run.scores[n][q]), 6), method=METHOD,
+                                      details={"queries": 1, "relevance": "qrels > 0", "level": level,
+                                               "retrieved": n_ret[q]})
+                      for n in names}
     return out
