@@ -23,9 +23,29 @@ def test_entities_numbers_amounts_dates_articles_names():
     assert extract_entities("보험금은 100만원까지, 수수료는 5%이다") == [
         Entity("number", "1000000", "원"), Entity("number", "5", "%")]
     assert extract_entities("2024년 3월 1일부터 제3조제1항을 적용한다") == [
-        Entity("article", "제3조제1항"), Entity("date", "2024-3-1")]
-    assert extract_entities("2024.03.01 시행") == [Entity("date", "2024-3-1")]
+        Entity("article", "제3조제1항"), Entity("date", "2024-03-01")]
+    assert extract_entities("2024.03.01 시행") == [Entity("date", "2024-03-01")]
     assert Entity("name", "Samsung Life") in extract_entities("The fee goes to Samsung Life.")
+
+
+def test_articles_and_dates_come_from_the_shared_extractor():
+    # geunkeo.text.entities reads citations in both languages: Article 12(3) and 제12조제3항 are one value
+    assert extract_entities("제12조의2 제3항 제1호에 따른다") == [Entity("article", "제12조의2제3항제1호")]
+    assert extract_entities("Article 12(3) applies.") == [Entity("article", "제12조제3항")]
+    # the digits of a date or an article are not read again as numbers; a year-month date stays a date
+    assert extract_entities("2024년 3월부터 시행") == [Entity("date", "2024-03")]
+    assert extract_entities("제5조에 따라 3월 5일까지 30일간") == [
+        Entity("article", "제5조"), Entity("date", "03-05"), Entity("number", "30", "일")]
+
+
+def test_a_date_without_its_year_is_grounded_by_the_dated_context():
+    claim = extract_entities("신청은 3월 5일까지 한다")
+    assert entity_grounding(claim, "신청은 2025년 3월 5일까지 한다")[1] == []
+    assert entity_grounding(claim, "신청은 2025년 3월 6일까지 한다")[1] == [Entity("date", "03-05")]
+    # a month or a day alone is found inside the context's date
+    assert entity_grounding(extract_entities("8월에 편지를 썼다"), "8월 4일 편지를 썼다")[1] == []
+    assert entity_grounding(extract_entities("4일에 썼다"), "2024년 8월 4일 썼다")[1] == []
+    assert entity_grounding(extract_entities("9월에 썼다"), "8월 4일 썼다")[1] == [Entity("number", "9", "월")]
 
 
 def test_entity_grounding_compares_values_not_spelling():

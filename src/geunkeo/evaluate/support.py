@@ -29,14 +29,15 @@ from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim
 from geunkeo.evaluate.similarity import VectorCache
 from geunkeo.text.analyzer import get_analyzer
+from geunkeo.text.entities import Entity as TextEntity
+from geunkeo.text.entities import extract_citations, extract_numbers
 from geunkeo.text.kiwi import get_kiwi
-from geunkeo.text.patterns import ARTICLE_REF, HANGUL, normalize_article_ref
+from geunkeo.text.patterns import HANGUL
 
 CHECKER_FILE = "nli_checker.json"
 
 # -- entities -----------------------------------------------------------------------------------------------
-_DATE_NUM = re.compile(r"(\d{4})\s*[.\-/]\s*(\d{1,2})\s*[.\-/]\s*(\d{1,2})")
-_DATE_KO = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
+_DATE_KO = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월")
 _NUMBER = re.compile(
     r"(?<![A-Za-z\d.])(\d[\d,]*(?:\.\d+)?)\s*(백만|천만|백|천|만|억)?\s*"
     r"(원|%|퍼센트|개월|일|월|년|학점|세|시간|회|명|학기|주|달러|won|percent|days?|months?|years?|credits?)?",
@@ -59,18 +60,37 @@ class Entity:
     unit: str = ""
 
 
+def _article_value(c: TextEntity) -> str:
+    """A citation as one comparable string, the same for Korean and English: 제12조의2제3항제1호."""
+    main, _, sub = c.article.partition("-")
+    return (f"제{main}조" + (f"의{sub}" if sub else "") + (f"제{c.paragraph}항" if c.paragraph else "")
+            + (f"제{c.item}호" if c.item else ""))
+
+
+def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """`text` with the given spans replaced by spaces (so their digits are not read again as numbers)."""
+    chars = list(text)
+    for s, e in spans:
+        chars[s:e] = " " * (e - s)
+    return "".join(chars)
+
+
 def extract_entities(text: str) -> list[Entity]:
-    """Numbers (with unit), dates, article references and proper names in `text`."""
+    """Numbers (with unit), dates, article references and proper names in `text`.
+
+    Article references and full dates come from the project's extractor (geunkeo.text.entities, shared with
+    the answer filter); year-month dates, counted quantities (30일, 2회, 3학점, 두 번) and names are read here."""
     out: list[Entity] = []
-    rest = text
-    for m in ARTICLE_REF.finditer(text):
-        out.append(Entity("article", normalize_article_ref(m.group(0))))
-    rest = ARTICLE_REF.sub(" ", rest)
-    for pat in (_DATE_NUM, _DATE_KO):
-        for m in pat.finditer(rest):
-            parts = [str(int(g)) for g in m.groups() if g]
-            out.append(Entity("date", "-".join(parts)))
-        rest = pat.sub(" ", rest)
+    cites = [c for c in extract_citations(text) if c.article]
+    for c in cites:
+        out.append(Entity("article", _article_value(c)))
+    dates = [d for d in extract_numbers(text) if d.kind == "date"]
+    for d in dates:
+        out.append(Entity("date", d.norm))
+    rest = _blank(text, [(c.start, c.end) for c in cites] + [(d.start, d.end) for d in dates])
+    for m in _DATE_KO.finditer(rest):  # year and month without a day: 2024년 3월
+        out.append(Entity("date", f"{int(m.group(1))}-{int(m.group(2)):02d}"))
+    rest = _DATE_KO.sub(" ", rest)
     rest = _KO_COMPOUND.sub(lambda m: str(int(m.group(1)) * 1000 + int(m.group(2)) * 100), rest)
     for m in _KO_COUNTER.finditer(rest):
         out.append(Entity("number", str(_KO_NATIVE[m.group(1)]), _COUNTER_UNIT.get(m.group(2), m.group(2))))
@@ -95,6 +115,22 @@ def extract_entities(text: str) -> list[Entity]:
 HARD_KINDS = {"number", "date", "article"}  # a missing one of these vetoes support; names only weigh in
 
 
+def _date_part(e: Entity, unit: str) -> str | None:
+    """The month (unit 월) or day (unit 일) of a date entity as a plain number, so a claim's "8월" is found in
+    the context's 8월 4일 (08-04); None for other entities."""
+    if e.kind != "date":
+        return None
+    parts = e.value.split("-")
+    if len(parts) == 2 and len(parts[0]) == 4:  # year-month
+        parts = [parts[1], ""] if unit == "월" else []
+    elif len(parts) == 3:
+        parts = parts[1:]
+    if len(parts) != 2:
+        return None
+    part = parts[0] if unit == "월" else parts[1]
+    return str(int(part)) if part else None
+
+
 def entity_grounding(claim_entities: Sequence[Entity], context: str,
                      context_entities: Sequence[Entity] | None = None) -> tuple[float, list[Entity]]:
     """Share of the claim's entities found in the context (1.0 when it has none) and the missing ones."""
@@ -106,9 +142,11 @@ def entity_grounding(claim_entities: Sequence[Entity], context: str,
     for e in claim_entities:
         if e.kind == "number":
             ok = any(c.kind == "number" and c.value == e.value and (not c.unit or not e.unit or c.unit == e.unit)
-                     for c in ctx)
+                     for c in ctx) or (e.unit in ("월", "일") and any(_date_part(c, e.unit) == e.value for c in ctx))
         elif e.kind == "name":
             ok = e.value.lower() in low
+        elif e.kind == "date":  # a date without its year (3월 5일 → 03-05) matches any year's
+            ok = any(c.kind == "date" and (c.value == e.value or c.value.endswith("-" + e.value)) for c in ctx)
         else:
             ok = any(c.kind == e.kind and c.value == e.value for c in ctx)
         if not ok:
