@@ -111,3 +111,20 @@ def test_variants_are_fused_by_rrf():
     # each list puts its own best first: a tie under RRF, broken by id
     assert ids[:2] == ["policy-en#Article 3", "rules#제7조"]
     assert any(d["stage"] == "retrieve.multi_query" for d in plan.trace.decisions)
+
+
+def test_glossary_translations_count_as_bm25_coverage():
+    # "absence period": the glossary added 휴학 and 기간; BM25's best hit is the Korean article. The English own
+    # terms are covered through their translations, so BM25 keeps its weight (no dense-only switch).
+    emb = TableEmbedder({"absence period": _v(1, 0.3, 0)})
+    r = HybridRetriever(_store(), emb, {"ko": 1, "en": 2}, bm25_min_coverage=0.5)
+    terms = {"absenc": 1.0, "period": 1.0, "휴학": 0.5, "기간": 0.5}
+    sources = {"absenc": "query", "period": "query", "휴학": "glossary:leave of absence", "기간": "glossary:period"}
+    plan = _plan("absence period", dict(terms), "en")
+    plan.info["term_sources"] = sources
+    runs = r.runs(plan, plan.trace, plan.bm25_terms, plan.dense_texts)
+    assert runs["bm25"][0].chunk_id == "rules#제7조"
+    assert r.bm25_coverage(terms, runs) == 0.0
+    assert r.bm25_coverage(terms, runs, sources) == 1.0
+    r.search(plan, k=2)
+    assert not any("cross-lingual" in d["decision"] for d in plan.trace.decisions)

@@ -109,15 +109,25 @@ class HybridRetriever:
             rec.info["parts"] = len(parts)
             return [ScoredId(chunks[i].chunk_id, float(score[i])) for i in idx]
 
-    def bm25_coverage(self, terms: dict[str, float], runs: dict[str, list[ScoredId]]) -> float | None:
-        """Share of the query's own terms (weight 1.0) found in the best BM25 hit; None when not measurable."""
+    def bm25_coverage(self, terms: dict[str, float], runs: dict[str, list[ScoredId]],
+                      sources: dict[str, str] | None = None) -> float | None:
+        """Share of the query's own terms (weight 1.0) found in the best BM25 hit; None when not measurable.
+
+        An own term also counts as found when a glossary translation of a phrase containing it is in the hit
+        (`sources` = the plan's term → "glossary:<phrase>"): "tuition" is matched when 수업료 is."""
         own = [t for t, w in terms.items() if w >= 1.0]
         if not own or "bm25" not in runs:
             return None
         if not runs["bm25"]:
             return 0.0
         top = set(self.store.chunk_terms(runs["bm25"][0].chunk_id))
-        return sum(t in top for t in own) / len(own)
+        covered = {t for t in own if t in top}
+        analyzer = None
+        for term, src in (sources or {}).items():
+            if src.startswith("glossary:") and term in top:
+                analyzer = analyzer or get_analyzer()
+                covered |= set(analyzer.terms(src.split(":", 1)[1])) & set(own)
+        return len(covered) / len(own)
 
     def _weights(self, plan: QueryPlan, runs: dict[str, list[ScoredId]], trace: Trace,
                  terms: dict[str, float] | None = None) -> dict[str, float]:
@@ -131,7 +141,9 @@ class HybridRetriever:
             # language than the query, and BM25's best hit shares few of the query's terms.
             top_dense = runs.get("dense") or []
             other_lang = bool(top_dense) and self.store.get(top_dense[0].chunk_id).lang not in (plan.lang, "mixed")
-            cov = self.bm25_coverage(plan.bm25_terms if terms is None else terms, runs) if other_lang else None
+            sources = plan.info.get("term_sources") if terms is None else None
+            cov = (self.bm25_coverage(plan.bm25_terms if terms is None else terms, runs, sources)
+                   if other_lang else None)
             if cov is not None and cov < self.bm25_min_coverage:
                 trace.decide("retrieve.fusion", "cross-lingual: BM25 found no real match; dense only",
                              coverage=round(cov, 3), min_coverage=self.bm25_min_coverage)
