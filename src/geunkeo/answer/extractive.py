@@ -31,13 +31,32 @@ _BULLET = re.compile(r"^\s*(?:[-*•·▶■□○]|#{1,6}|\d{1,2}[.)]|[가-하]
 _ENDED = re.compile(r"(?:[.!?。]|[다요함음임됨])[\"'”’)\]]*$")
 
 
+# A sentence that introduces a list ("…다음 각 호와 같다.", "…다음 각 호의 어느 하나에 해당하는 경우에는 …",
+# "as follows:") carries its facts in the items below it; quoted alone it says nothing.
+_INTRO = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
+_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s*\S")
+MAX_ITEMS, MAX_UNIT_CHARS = 10, 700
+
+
 def source_sentences(text: str) -> list[str]:
     """Sentences of a chunk worth quoting: split by line first (notices are Markdown-ish), bullets and article
-    headings stripped; headings, metadata and table rows (short lines without a sentence ending) skipped."""
+    headings stripped; headings, metadata and table rows (short lines without a sentence ending) skipped.
+
+    A sentence that introduces a list (호/목 items) is kept together with its items, markers included
+    ("… 다음 각 호와 같다. 1. …; 2. …"), so the answer quotes the facts and not just the lead-in."""
     analyzer = get_analyzer()
     out: list[str] = []
-    for line in text.splitlines():
-        line = _HEADING.sub("", _BULLET.sub("", line)).strip()
+    open_list = False  # the last sentence out introduced a list whose items may follow
+    items = 0
+    for raw in text.splitlines():
+        if open_list and _ITEM.match(raw) and items < MAX_ITEMS:
+            item = " ".join(raw.split())
+            if len(out[-1]) + len(item) + 2 <= MAX_UNIT_CHARS:
+                out[-1] = f"{out[-1]}{' ' if items == 0 else '; '}{item}"
+                items += 1
+                continue
+        open_list = False
+        line = _HEADING.sub("", _BULLET.sub("", raw)).strip()
         if not line or line.startswith("|") or " | " in line:
             continue
         if not _ENDED.search(line) and len(line) < 40:
@@ -46,6 +65,8 @@ def source_sentences(text: str) -> list[str]:
             sent = _HEADING.sub("", sent).strip()
             if len(re.sub(r"\W", "", sent)) >= 4:
                 out.append(sent)
+        if out and out[-1] in line and _INTRO.search(out[-1]):
+            open_list, items = True, 0
     return out
 
 

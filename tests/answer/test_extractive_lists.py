@@ -1,0 +1,39 @@
+"""Extractive answers keep a list's lead-in sentence together with its items (호/목), where the facts are."""
+
+from __future__ import annotations
+
+from geunkeo.answer.extractive import ExtractiveAnswerer, source_sentences
+from geunkeo.config import AnswerSettings
+from geunkeo.corpus.base import Chunk
+from geunkeo.retrieve.base import Hit
+
+ARTICLE = """제13조(등록금의 반환) ① 이미 납부한 등록금은 반환하지 아니한다.
+② 등록금 반환 금액은 반환 사유가 발생한 날을 기준으로 다음 각 호와 같다.
+1. 학기 개시일 전까지: 수업료 전액
+2. 학기 개시일부터 30일이 지나기 전까지: 수업료의 6분의 5
+3. 학기 개시일부터 30일이 지난 날부터 60일이 지나기 전까지: 수업료의 3분의 2
+③ 입학금은 학기 개시일 전에 입학을 포기한 경우에만 반환한다."""
+
+
+def test_lead_in_sentence_carries_its_items_and_the_list_ends_at_the_next_paragraph():
+    units = source_sentences(ARTICLE)
+    assert units == [
+        "① 이미 납부한 등록금은 반환하지 아니한다.",
+        "② 등록금 반환 금액은 반환 사유가 발생한 날을 기준으로 다음 각 호와 같다. 1. 학기 개시일 전까지: 수업료 전액; "
+        "2. 학기 개시일부터 30일이 지나기 전까지: 수업료의 6분의 5; "
+        "3. 학기 개시일부터 30일이 지난 날부터 60일이 지나기 전까지: 수업료의 3분의 2",
+        "③ 입학금은 학기 개시일 전에 입학을 포기한 경우에만 반환한다.",
+    ]
+
+
+def test_numbered_lines_without_a_lead_in_stay_separate():
+    text = "신청 방법은 포털에서 확인한다.\n1. 포털에 접속하여 신청서를 작성하고 제출한다.\n2. 학과 사무실에서 승인을 받는다."
+    assert source_sentences(text) == ["신청 방법은 포털에서 확인한다.", "포털에 접속하여 신청서를 작성하고 제출한다.",
+                                      "학과 사무실에서 승인을 받는다."]
+
+
+def test_answer_quotes_the_refund_rate_from_the_items():
+    chunk = Chunk("hakchik#제13조", "hakchik", "학칙", ARTICLE, "학칙 제13조(등록금의 반환)")
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("45일 지나서 자퇴하면 수업료 얼마나 돌려받아?",
+                                                      [Hit(chunk=chunk, score=1.0)])
+    assert "수업료의 3분의 2" in ans.text and "[1]" in ans.text
