@@ -125,3 +125,15 @@ def test_each_geunkeo_home_gets_its_own_vector_cache(tmp_path, monkeypatch):
     second.embed_passages(["휴학 기간은 통산 3년을 넘을 수 없다."])
     assert second.misses == misses + 1  # home b has never seen this text
     assert (tmp_path / "a" / "embeddings.sqlite").exists() and (tmp_path / "b" / "embeddings.sqlite").exists()
+
+
+def test_searching_process_caps_blas_threads(corpus, tmp_path):
+    import threadpoolctl
+
+    import geunkeo
+
+    idx = tmp_path / "idx"
+    build_index([corpus], idx, replace=True)
+    geunkeo.open_index(idx)
+    blas = [p for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    assert blas and all(p["num_threads"] == 1 for p in blas)

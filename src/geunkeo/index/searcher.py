@@ -6,6 +6,7 @@ Everything that happened is in the result's trace.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,8 @@ from geunkeo.query.base import QueryPlan
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.hybrid import HybridRetriever
 from geunkeo.trace import Trace
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -49,6 +52,23 @@ class SearchResult:
         }
 
 
+_blas_limited: int | None = None
+_blas_limiter = None  # kept alive: the limit lasts as long as this object
+
+
+def _limit_blas_threads(n: int | None) -> None:
+    """Cap BLAS threads for this process once (a store's matrix-vector products are far too small to need them,
+    and spinning BLAS threads slow the query embedding down; see IndexSettings.search_blas_threads)."""
+    global _blas_limited, _blas_limiter
+    if n is None or _blas_limited == n:
+        return
+    from threadpoolctl import threadpool_limits
+
+    _blas_limiter = threadpool_limits(limits=n, user_api="blas")
+    _blas_limited = n
+    logger.debug("BLAS threads limited to %d for searching", n)
+
+
 class Index:
     """A loaded index with its query pipeline; cheap to search many times."""
 
@@ -62,6 +82,7 @@ class Index:
                 f"index was built with embedder {self.manifest.embedder!r} but settings ask for "
                 f"{self.settings.index.embedder!r}; use the same embedder or rebuild"
             )
+        _limit_blas_threads(self.settings.index.search_blas_threads)
         self.store = make_store(self.settings, current_generation(self.path), self.manifest.dim, self.manifest.store)
         # Query vectors are not cached: a query is embedded fresh (the cache is for passages).
         self.embedder = get_embedder(self.settings, cached=False)
