@@ -71,10 +71,19 @@ def test_factual_correctness_is_graded_in_the_profile_mode():
 
 
 def test_faithful_but_incorrect_is_doc_version_warning():
+    out = assign_flag(_m(**{**GOOD, "factual_correctness": 0.5, "context_recall": 0.5}), [], load_profile("dev"))
+    assert out.flag.level == "CRITICAL"  # context recall is a CRITICAL gate
+    assert out.flag.reason_codes == ["P0-1_CONTEXT_RECALL_BELOW_THRESHOLD", "P0-3_FACTUAL_CORRECTNESS_BELOW_THRESHOLD",
+                                     "DISAGREEMENT_DOC_VERSION_SUSPECTED"]
+    assert out.full_review
+
+
+def test_faithful_but_incorrect_with_the_facts_in_context_is_an_incomplete_answer():
+    # the passages state the reference's facts (context recall passes), the answer is faithful but misses them
     out = assign_flag(_m(**{**GOOD, "factual_correctness": 0.5}), [], load_profile("dev"))
     assert out.flag.level == "WARNING"
     assert out.flag.reason_codes == ["P0-3_FACTUAL_CORRECTNESS_BELOW_THRESHOLD",
-                                     "DISAGREEMENT_DOC_VERSION_SUSPECTED"]
+                                     "DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED"]
     assert out.full_review
 
 

@@ -9,7 +9,10 @@ How a case is flagged:
   (factual correctness is graded by claim recall: does the answer state the reference's facts);
 - one unsupported answer claim → CRITICAL ``HALLUCINATED_CLAIM_DETECTED``;
 - faithful but incorrect → WARNING ``DISAGREEMENT_DOC_VERSION_SUSPECTED``; unfaithful but correct → WARNING
-  ``DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED`` (both go to full review);
+  ``DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED`` (both go to full review). Refinement of the seed's first pattern:
+  when the context-recall gate passed, the retrieved passages do state the reference's facts, so the documents
+  agree with the reference and the answer left those facts out: ``DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED``
+  instead (same level, same full review; a different root cause for the reviewer);
 - a P1 metric outside its target → WARNING ``P1_<METRIC>_BELOW_TARGET`` (``ABOVE`` for noise sensitivity);
 - a P0 metric that is *not computable* never passes: WARNING ``P0-n_<METRIC>_NOT_COMPUTABLE`` and full review,
   because nobody can vouch for the case. A not-computable P1 metric is noted but does not change the level.
@@ -32,7 +35,8 @@ P0_METRICS = ("context_recall", "faithfulness", "factual_correctness", "citation
 HALLUCINATED = "HALLUCINATED_CLAIM_DETECTED"
 DOC_VERSION_SUSPECTED = "DISAGREEMENT_DOC_VERSION_SUSPECTED"
 OWN_KNOWLEDGE_SUSPECTED = "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"
-DISAGREEMENTS = (DOC_VERSION_SUSPECTED, OWN_KNOWLEDGE_SUSPECTED)
+ANSWER_INCOMPLETE_SUSPECTED = "DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED"
+DISAGREEMENTS = (DOC_VERSION_SUSPECTED, OWN_KNOWLEDGE_SUSPECTED, ANSWER_INCOMPLETE_SUSPECTED)
 MODES = {"factual_correctness": ("precision", "recall", "f1")}  # a rule's `mode` names a value in the details
 
 
@@ -157,7 +161,13 @@ def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: 
     by_metric = {c.metric: c for c in checks}
     faith, fact = by_metric.get("faithfulness"), by_metric.get("factual_correctness")
     if faith and fact and "not_computable" not in (faith.status, fact.status) and faith.status != fact.status:
-        code = DOC_VERSION_SUSPECTED if faith.status == "pass" else OWN_KNOWLEDGE_SUSPECTED
+        recall = by_metric.get("context_recall")
+        if faith.status != "pass":
+            code = OWN_KNOWLEDGE_SUSPECTED
+        elif recall is not None and recall.status == "pass":
+            code = ANSWER_INCOMPLETE_SUSPECTED
+        else:
+            code = DOC_VERSION_SUSPECTED
         level = _raise(level, "WARNING")
         reasons.append(code)
         full_review = True
