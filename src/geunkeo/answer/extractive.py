@@ -85,6 +85,7 @@ class ExtractiveAnswerer(Answerer):
         s = settings or AnswerSettings()
         self.max_sentences = s.max_sentences
         self.top_chunks = s.extractive_top_chunks
+        self.min_relative_overlap = s.extractive_min_relative_overlap
 
     def answer(self, query: str, hits: list[Hit], trace: Trace | None = None, *,
                terms: dict[str, float] | None = None) -> Answer:
@@ -113,8 +114,10 @@ class ExtractiveAnswerer(Answerer):
             scored.append((overlap + 0.1 / (1 + p) + 0.15 / (1 + r), overlap, r, p, sent, tset))
         scored.sort(key=lambda x: -x[0])
         chosen: list[tuple] = []
+        # a sentence sharing much less of the question than the best one is usually from a neighbouring topic
+        floor = self.min_relative_overlap * max((x[1] for x in scored), default=0.0)
         for x in scored:
-            if x[1] <= 0 or len(chosen) >= self.max_sentences:
+            if x[1] <= 0 or x[1] < floor or len(chosen) >= self.max_sentences:
                 continue
             # notices repeat the same contact line in every section: one copy is enough
             if any(_jaccard(x[5], c[5]) >= 0.7 for c in chosen):
