@@ -19,9 +19,9 @@ def test_lead_in_sentence_carries_its_items_and_the_list_ends_at_the_next_paragr
     units = source_sentences(ARTICLE)
     assert units == [
         "① 이미 납부한 등록금은 반환하지 아니한다.",
-        "② 등록금 반환 금액은 반환 사유가 발생한 날을 기준으로 다음 각 호와 같다. 1. 학기 개시일 전까지: 수업료 전액; "
-        "2. 학기 개시일부터 30일이 지나기 전까지: 수업료의 6분의 5; "
-        "3. 학기 개시일부터 30일이 지난 날부터 60일이 지나기 전까지: 수업료의 3분의 2",
+        "② 등록금 반환 금액은 반환 사유가 발생한 날을 기준으로 다음 각 호와 같다: (1) 학기 개시일 전까지: 수업료 전액; "
+        "(2) 학기 개시일부터 30일이 지나기 전까지: 수업료의 6분의 5; "
+        "(3) 학기 개시일부터 30일이 지난 날부터 60일이 지나기 전까지: 수업료의 3분의 2",
         "③ 입학금은 학기 개시일 전에 입학을 포기한 경우에만 반환한다.",
     ]
 
@@ -37,6 +37,11 @@ def test_answer_quotes_the_refund_rate_from_the_items():
     ans = ExtractiveAnswerer(AnswerSettings()).answer("45일 지나서 자퇴하면 수업료 얼마나 돌려받아?",
                                                       [Hit(chunk=chunk, score=1.0)])
     assert "수업료의 3분의 2" in ans.text and "[1]" in ans.text
+    # the evaluator reads the quoted list as one cited sentence (no uncited lead-in)
+    from geunkeo.evaluate.claims import split_sentences
+
+    unit = next(s for s in split_sentences(ans.text) if "3분의 2" in s.text)
+    assert unit.citations == [1] and "다음 각 호와 같다:" in unit.text
 
 
 def test_min_relative_overlap_drops_sentences_far_below_the_best():

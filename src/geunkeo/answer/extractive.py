@@ -35,6 +35,7 @@ _ENDED = re.compile(r"(?:[.!?。]|[다요함음임됨])[\"'”’)\]]*$")
 # "as follows:") carries its facts in the items below it; quoted alone it says nothing.
 _INTRO = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
 _ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s*\S")
+_ITEM_MARK = re.compile(r"^\(?(\d{1,2}|[가-하])[.)]\s*")
 MAX_ITEMS, MAX_UNIT_CHARS = 10, 700
 
 
@@ -43,16 +44,19 @@ def source_sentences(text: str) -> list[str]:
     headings stripped; headings, metadata and table rows (short lines without a sentence ending) skipped.
 
     A sentence that introduces a list (호/목 items) is kept together with its items, markers included
-    ("… 다음 각 호와 같다. 1. …; 2. …"), so the answer quotes the facts and not just the lead-in."""
+    ("… 다음 각 호와 같다: (1) …; (2) …"), so the answer quotes the facts and not just the lead-in."""
     analyzer = get_analyzer()
     out: list[str] = []
     open_list = False  # the last sentence out introduced a list whose items may follow
     items = 0
     for raw in text.splitlines():
         if open_list and _ITEM.match(raw) and items < MAX_ITEMS:
-            item = " ".join(raw.split())
+            # "1. …" → "(1) …" and the lead-in's full stop → ":", so the unit stays one sentence for readers
+            # and for sentence splitters (the citation at its end then covers the items too)
+            item = _ITEM_MARK.sub(r"(\1) ", " ".join(raw.split()), count=1)
             if len(out[-1]) + len(item) + 2 <= MAX_UNIT_CHARS:
-                out[-1] = f"{out[-1]}{' ' if items == 0 else '; '}{item}"
+                lead = re.sub(r"[.。]\s*$", ":", out[-1]) if items == 0 else out[-1]
+                out[-1] = f"{lead}{' ' if items == 0 else '; '}{item}"
                 items += 1
                 continue
         open_list = False
