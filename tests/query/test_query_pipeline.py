@@ -111,3 +111,16 @@ def test_synonyms_skip_formal_queries_unless_configured(tmp_path):
     assert "수업료" in plain.plan("등록금 반환 기준 알려줘").bm25_terms
     both = QueryPipeline(Settings(query={"pending_queue": str(tmp_path / "p.jsonl"), "synonyms_for_formal": True}))
     assert "수업료" in both.plan(q).bm25_terms
+
+
+def test_pending_queue_takes_only_what_nothing_explained(tmp_path):
+    from geunkeo.query.pending import PendingQueue
+
+    path = tmp_path / "pending.jsonl"
+    p = QueryPipeline(Settings(query={"pending_queue": str(path)}))
+    explained = p.plan("기숙사 통금 몇 시야?")  # no dictionary pattern, but 통금 is domain slang
+    assert explained.info["transform"]["unexplained"] and not explained.info["transform"]["queued"]
+    assert any(d["stage"] == "query.pending" and d["decision"] == "not queued" for d in explained.trace.decisions)
+    unexplained = p.plan("복학 신청은?")
+    assert unexplained.info["transform"]["queued"] and any("queued" in w for w in unexplained.trace.warnings)
+    assert [e["query"] for e in PendingQueue(path).entries()] == ["복학 신청은?"]

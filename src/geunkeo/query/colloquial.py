@@ -70,6 +70,7 @@ class TransformResult:
     formality: str = "formal"
     reason: str = ""
     queued: bool = False  # True when the query went to the pending-patterns queue
+    unexplained: bool = False  # colloquial, yet no pattern matched
 
     @property
     def changed(self) -> bool:
@@ -113,8 +114,11 @@ class ColloquialTransformer:
         text = " ".join(query.split())
         return self._matches(text, tokens(text))
 
-    def transform(self, query: str, formality: Formality | None = None) -> TransformResult:
-        """Rewrite `query` to formal Korean; formal/English queries and unexplained ones come back unchanged."""
+    def transform(self, query: str, formality: Formality | None = None, queue: bool = True) -> TransformResult:
+        """Rewrite `query` to formal Korean; formal/English queries and unexplained ones come back unchanged.
+
+        An unexplained colloquial query goes to the pending queue unless `queue=False` (the QueryPipeline then
+        calls `queue` itself, after its domain vocabulary had a chance to explain the query)."""
         text = " ".join(query.split())
         form = formality or self.detector.detect(text)
         if form.label in ("formal", "english"):
@@ -124,14 +128,10 @@ class ColloquialTransformer:
         if not matches:
             res = TransformResult(text, text, formality=form.label, reason="no pattern matched")
             if form.label == "colloquial":
-                res.reason = "colloquial but no pattern matched: kept original, queued for review"
-                if self.pending is not None:
-                    try:
-                        self.pending.add(text, formality=form.label)
-                        res.queued = True
-                    except OSError as exc:  # a read-only home must not break search
-                        log.warning("pending queue not writable: %s", exc, extra={"geunkeo": {"path": str(self.pending.path)}})
-                log.warning("unrecognised colloquial query", extra={"geunkeo": {"query": text, "formality": form.label}})
+                res.unexplained = True
+                res.reason = "colloquial but no pattern matched: kept original"
+                if queue:
+                    self.queue(res)
             return self._done(res)
         rewritten, leftover = self._rebuild(text, toks, matches)
         covered = sum(m.end - m.start for m in matches)
@@ -141,6 +141,17 @@ class ColloquialTransformer:
             reason=f"{len(matches)} pattern(s) matched",
         )
         return self._done(res)
+
+    def queue(self, res: TransformResult) -> None:
+        """Put an unexplained colloquial query on the pending-patterns queue (deduplicated there, with counts)."""
+        res.reason += ", queued for review"
+        if self.pending is not None:
+            try:
+                self.pending.add(res.original, formality=res.formality)
+                res.queued = True
+            except OSError as exc:  # a read-only home must not break search
+                log.warning("pending queue not writable: %s", exc, extra={"geunkeo": {"path": str(self.pending.path)}})
+        log.warning("unrecognised colloquial query", extra={"geunkeo": {"query": res.original, "formality": res.formality}})
 
     # -- matching ---------------------------------------------------------------------------------------------
     def _matches(self, text: str, toks: tuple[Tok, ...]) -> list[ColloquialPattern]:

@@ -100,15 +100,13 @@ class QueryPipeline:
 
         with tr.stage("query.transform") as rec:
             if on["colloquial"]:
-                res = self.transformer.transform(text, form)
+                res = self.transformer.transform(text, form, queue=False)
             else:
                 res = TransformResult(text, text, formality=form.label, reason="stage off")
             plan.rewritten = res.transformed
             rec.info.update(changed=res.changed, patterns=[p.pattern for p in res.patterns], reason=res.reason)
             tr.decide("query.transform", "rewritten" if res.changed else "kept", rewritten=res.transformed,
                       contexts=res.contexts, confidence=res.confidence, reason=res.reason)
-            if res.queued:
-                tr.warn(f"colloquial query not covered by the pattern dictionary; queued for review: {text[:80]}")
 
         sources: dict[str, str] = {}
         with tr.stage("query.terms") as rec:
@@ -147,6 +145,15 @@ class QueryPipeline:
             tr.decide("query.vocabulary", what, terms={t: sources[t] for t in added}, glossary_to=targets,
                       index_langs=sorted(self.index_langs) if self.index_langs is not None else "unknown")
         budget -= len(added)
+        if res.unexplained:
+            # queue only what neither the pattern dictionary nor the domain vocabulary explained
+            if any(sources[t].startswith("slang:") for t in added):
+                res.reason += "; the domain vocabulary explained it: not queued"
+            else:
+                self.transformer.queue(res)
+                if res.queued:
+                    tr.warn(f"colloquial query not covered by the pattern dictionary; queued for review: {text[:80]}")
+            tr.decide("query.pending", "queued" if res.queued else "not queued", reason=res.reason)
 
         with tr.stage("query.morph") as rec:
             added: list[str] = []
