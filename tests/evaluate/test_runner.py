@@ -161,4 +161,11 @@ def test_evaluation_view_drops_generic_sentences_and_judges_withheld_drafts():
                  contexts=[hit], gate=GateDecision("escalate"), draft="휴학은 8학기까지 [1].")
     view, what = evaluation_view(esc)
     assert (view.text, view.sentences, what) == ("휴학은 8학기까지 [1].", [], "draft withheld by the serving gate")
+    # a withheld draft that had a generic note (the extractive "sources are in Korean" line) is judged without it
+    note = AnswerSentence("The source documents are in Korean; the relevant passages are quoted as written.",
+                          generic=True)
+    quote = AnswerSentence("“휴학은 8학기까지.”", [Citation(1, hit.chunk_id, "")])
+    esc.draft_sentences = [note, quote]
+    view, _ = evaluation_view(esc)
+    assert view.sentences == [quote] and "Korean" not in view.text and "휴학은 8학기까지" in view.text
     assert evaluation_view(None) == (None, "no answer")

@@ -122,3 +122,28 @@ def test_crafted_pairs_number_mismatch_and_negation_flip_are_unsupported():
     assert claims[2].supported is True
     assert claims[2].supporting_chunks[0]["chunk_id"] == "c2"
     assert claims[2].supporting_chunks[0]["evidence"] == "학생은 휴학을 2회까지 할 수 있다."
+
+
+def test_verbatim_statement_needs_a_whole_statement():
+    from geunkeo.evaluate.support import verbatim_statement
+
+    ctx = ("## 3. 분할납부\n- 신청 기간: 2025. 2. 10.(월) ~ 2. 21.(금) 17:00, 한빛포털 → 등록 → 분할납부 신청\n"
+           "분할납부 학생은 신용카드로 납부할 수 없으며, 기한까지 내지 않으면 제적된다.\n"
+           "① 부득이한 경우를 제외하고 휴학할 수 없다.")
+    assert verbatim_statement("신청 기간: 2025. 2. 10.(월) ~ 2. 21.(금) 17:00, 한빛포털 → 등록 → 분할납부 신청", ctx)
+    assert verbatim_statement("분할납부 학생은 신용카드로 납부할 수 없으며, 기한까지 내지 않으면 제적된다.", ctx)
+    # a fragment cut before the negation, or a tail cut after a condition, is not a whole statement
+    assert verbatim_statement("분할납부 학생은 신용카드로 납부할 수", ctx) is None
+    assert verbatim_statement("휴학할 수 없다.", ctx) is None
+    assert verbatim_statement("신청", ctx) is None  # too short to mean anything
+
+
+def test_verbatim_list_units_headings_and_quotes():
+    from geunkeo.evaluate.support import verbatim_statement
+
+    ctx = ("제11조(입사 서류) 입사가 확정된 학생은 다음 각 호의 서류를 제출하여야 한다.\n1. 입사 서약서\n2. 결핵 검사 결과서\n"
+           "제12조(준용) 이 관에서 정하지 않은 사항은 보통약관을 따릅니다.")
+    unit = "입사가 확정된 학생은 다음 각 호의 서류를 제출하여야 한다: (1) 입사 서약서; (2) 결핵 검사 결과서"
+    assert verbatim_statement(unit, ctx)
+    assert verbatim_statement(unit.replace("결핵 검사", "건강 검진"), ctx) is None  # one item not in the source
+    assert verbatim_statement("“이 관에서 정하지 않은 사항은 보통약관을 따릅니다.”", ctx)

@@ -65,6 +65,7 @@ class Answer:
     trace: Trace = field(default_factory=Trace)
     fallback: str | None = None  # why the configured answerer was replaced (e.g. the LLM was unreachable)
     draft: str | None = None  # the generated text before the gate withheld it (escalate)
+    draft_sentences: list[AnswerSentence] = field(default_factory=list)  # the same, sentence by sentence
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -145,7 +145,7 @@ def _finish(ans: Answer, gate: GateDecision, hits: list[Hit], trace: Trace) -> A
     if gate.action == "warn":
         ans.sentences.insert(0, AnswerSentence(WARNING[lang], generic=True))
     elif gate.action == "escalate":
-        ans.draft = render(ans.sentences)
+        ans.draft, ans.draft_sentences = render(ans.sentences), list(ans.sentences)
         ans.sentences = [AnswerSentence(ESCALATION[lang], generic=True)]
     ans.text = render(ans.sentences)
     if gate.action == "escalate" and hits:

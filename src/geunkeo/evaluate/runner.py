@@ -78,7 +78,9 @@ def evaluation_view(ans: Answer | None) -> tuple[Answer | None, str]:
     from geunkeo.answer.cited import render
 
     if ans.gate is not None and ans.gate.action == "escalate" and ans.draft:
-        return replace(ans, text=ans.draft, sentences=[]), "draft withheld by the serving gate"
+        draft = [s for s in ans.draft_sentences if not s.generic]
+        text = render(draft) if ans.draft_sentences else ans.draft
+        return replace(ans, text=text, sentences=draft), "draft withheld by the serving gate"
     content = [s for s in ans.sentences if not s.generic]
     if len(content) == len(ans.sentences):
         return ans, "served answer"

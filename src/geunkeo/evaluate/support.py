@@ -313,6 +313,50 @@ def load_checker(path: str | Path | None = None) -> CheckerModel:
                         {k: v for k, v in d.items() if k not in known})
 
 
+_STATEMENT_END = ".!?;。"
+_LINE_LEAD = re.compile(r"^[\s\-*•·▶■□○#>\d.)(①-⑳]*$")
+# an article heading before the quote ("제4조(준용) …", "Article 5 (Exclusions) …"), as answers quote without it
+_HEADING_LEAD = re.compile(r"^[\s\-*•·]*(?:제\s?\d+\s?조(?:의\s?\d+)?\s?\([^)]{1,30}\)|Article\s+\d+\s*\([^)]{1,40}\))"
+                           r"\s*(?:[①-⑳]\s*)?$")
+# an extractive list unit: "lead-in: (1) item; (2) item"
+_UNIT_ITEM = re.compile(r"[:;]\s*\((?:\d{1,2}|[가-하])\)\s*")
+
+
+def _whole_line_statement(c: str, context: str) -> str | None:
+    for raw in context.splitlines():
+        line = " ".join(raw.split())
+        start = line.find(c)
+        while start >= 0:
+            end = start + len(c)
+            before = line[:start]
+            ok_start = (not before.strip() or _LINE_LEAD.match(before) or _HEADING_LEAD.match(before)
+                        or before.rstrip()[-1] in _STATEMENT_END + ":")
+            ok_end = end == len(line) or line[end] in _STATEMENT_END
+            if ok_start and ok_end:
+                return line
+            start = line.find(c, start + 1)
+    return None
+
+
+def verbatim_statement(claim: str, context: str, min_chars: int = 8) -> str | None:
+    """The context line holding `claim` word for word as a whole statement, or None.
+
+    Whole statement: the quote starts a line (after bullets, paragraph marks or an article heading) or follows a
+    sentence end, and ends the line or a sentence. A fragment cut before a condition or a negation ("…할 수" of
+    "…할 수 없다") is not a whole statement. An extractive list unit ("lead-in: (1) item; (2) item") counts
+    when its lead-in and every item are whole statements of the context. Extractive answers quote their sources
+    like this; the learned checker, which reads Kiwi sentences that may run across notice lines, can miss them
+    (a neighbouring line's negation)."""
+    c = " ".join(claim.split()).strip("“”\"' ").rstrip(" " + _STATEMENT_END)
+    if len(c) < min_chars:
+        return None
+    parts = _UNIT_ITEM.split(c)
+    if len(parts) > 1:
+        lines = [_whole_line_statement(p.strip().rstrip(" " + _STATEMENT_END), context) for p in parts if p.strip()]
+        return " / ".join(lines) if lines and all(lines) else None
+    return _whole_line_statement(c, context)
+
+
 # -- the checker --------------------------------------------------------------------------------------------
 @dataclass
 class SupportVerdict:
@@ -345,11 +389,13 @@ class SupportChecker:
         return self._sent_cache[text]
 
     def verdict(self, claim: str, chunk_id: str, context: str) -> SupportVerdict:
-        """Does `context` support `claim`? Model probability, then entity and polarity vetoes."""
+        """Does `context` support `claim`? Model probability, then entity and polarity vetoes; a claim that
+        is a whole statement of the context, quoted verbatim, is supported whatever the model says."""
         f = pair_features(claim, self._sentences(context), self.vectors, context)
         p = float(self.model.proba(self.model.vector(f))[0])
-        vetoes = f.vetoes()
-        supported = p >= self.model.threshold and not vetoes
+        quote = verbatim_statement(claim, context)
+        vetoes = [] if quote else f.vetoes()
+        supported = (p >= self.model.threshold or quote is not None) and not vetoes
         checks = {
             "probability": round(p, 4),
             "similarity": round(f.values["cos_max"], 4),
@@ -359,8 +405,9 @@ class SupportChecker:
                          "evidence_negated": bool(f.values["evidence_negated"])},
             "lexical_overlap": round(f.values["lex_overlap"], 4),
             "vetoes": vetoes,
+            "verbatim_quote": quote is not None,
         }
-        return SupportVerdict(chunk_id, supported, p, f.evidence, checks)
+        return SupportVerdict(chunk_id, supported, p, quote or f.evidence, checks)
 
     def check(self, claim: Claim, contexts: Sequence[tuple[str, str]]) -> Claim:
         """Fill `claim.supported`, `support_score`, `supporting_chunks` and `checks` from (chunk_id, text) pairs."""
