@@ -123,14 +123,15 @@ class MilvusStore(VectorStore):
         self._pending.extend(zip(chunks, (list(t) for t in terms), vectors, strict=True))
 
     def delete_documents(self, doc_ids: Sequence[str]) -> int:
-        drop = set(doc_ids) - self._deleted
-        removed = sum(1 for p in self._pending if p[0].doc_id in set(doc_ids))
-        self._pending = [p for p in self._pending if p[0].doc_id not in set(doc_ids)]
-        if self._rows and drop:
-            got = self._db.query(self._rows, filter=_in_list("doc_id", sorted(drop)), output_fields=["count(*)"])
+        ids = set(doc_ids)
+        removed = sum(1 for p in self._pending if p[0].doc_id in ids)
+        self._pending = [p for p in self._pending if p[0].doc_id not in ids]
+        live = ids - self._deleted  # rows of the live collection not already dropped by an earlier call
+        if self._rows and live:
+            got = self._db.query(self._rows, filter=_in_list("doc_id", sorted(live)), output_fields=["count(*)"])
             removed += int(got[0]["count(*)"])
-        self._deleted |= set(doc_ids)
-        for d in doc_ids:
+        self._deleted |= ids
+        for d in ids:
             self._pending_titles.pop(d, None)
         return removed
 
