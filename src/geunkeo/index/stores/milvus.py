@@ -139,24 +139,27 @@ class MilvusStore(VectorStore):
         for (doc_id, title), v in zip(titles.items(), vectors, strict=True):
             self._pending_titles[doc_id] = (title, np.asarray(v, dtype=np.float32))
 
+    def _scan(self, collection: str, fields: list[str]) -> Iterable[dict]:
+        """Every row of a collection, in batches (a plain query stops at Milvus' result limit)."""
+        it = self._db.query_iterator(collection, batch_size=1000, filter='pk != ""', output_fields=fields)
+        try:
+            while batch := it.next():
+                yield from batch
+        finally:
+            it.close()
+
     def _live_rows(self) -> Iterable[dict]:
         """Rows of the live collection that survive the pending changes (vectors included)."""
         if not self._rows:
-            return
-        it = self._db.query_iterator(self._rows, batch_size=1000, filter='pk != ""',
-                                     output_fields=["pk", "doc_id", "lang", "dense", "meta"])
-        try:
-            while batch := it.next():
-                yield from (r for r in batch if r["doc_id"] not in self._deleted)
-        finally:
-            it.close()
+            return []
+        return (r for r in self._scan(self._rows, ["pk", "doc_id", "lang", "dense", "meta"])
+                if r["doc_id"] not in self._deleted)
 
     def _live_titles(self) -> list[dict]:
         if not self._state.get("titles_collection"):
             return []
-        rows = self._db.query(self._state["titles_collection"], filter='pk != ""',
-                              output_fields=["pk", "title", "dense"])
-        return [r for r in rows if r["pk"] not in self._deleted and r["pk"] not in self._pending_titles]
+        return [r for r in self._scan(self._state["titles_collection"], ["pk", "title", "dense"])
+                if r["pk"] not in self._deleted and r["pk"] not in self._pending_titles]
 
     def _create(self, db, name: str, sparse: bool) -> None:
         from pymilvus import DataType, MilvusClient
@@ -290,16 +293,9 @@ class MilvusStore(VectorStore):
     def chunks(self) -> list[Chunk]:
         if self._all is None:
             out: list[Chunk] = []
-            if self._rows:
-                it = self._db.query_iterator(self._rows, batch_size=1000, filter='pk != ""',
-                                             output_fields=["pk", "meta"])
-                try:
-                    while batch := it.next():
-                        for r in batch:
-                            self._meta[r["pk"]] = r["meta"]
-                            out.append(Chunk.from_dict(r["meta"]["chunk"]))
-                finally:
-                    it.close()
+            for r in self._scan(self._rows, ["pk", "meta"]) if self._rows else ():
+                self._meta[r["pk"]] = r["meta"]
+                out.append(Chunk.from_dict(r["meta"]["chunk"]))
             self._all = out
         return list(self._all)
 
