@@ -22,6 +22,13 @@ from pydantic_settings import (
 )
 
 
+def geunkeo_home() -> Path:
+    """Where geunkeo keeps per-user state (vector and LLM caches, pending patterns, user dictionaries):
+    `$GEUNKEO_HOME`, else `~/.geunkeo`. Read at call time, so a process can switch homes (tests, demo)."""
+    home = os.environ.get("GEUNKEO_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".geunkeo"
+
+
 class CorpusSettings(BaseModel):
     max_chunk_chars: int = 1200
     min_chunk_chars: int = 40

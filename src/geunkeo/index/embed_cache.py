@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -11,12 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from geunkeo.config import geunkeo_home
 from geunkeo.index.base import Embedder
-
-
-def geunkeo_home() -> Path:
-    """Where geunkeo keeps per-user state (caches, queues): $GEUNKEO_HOME or ~/.geunkeo."""
-    return Path(os.environ.get("GEUNKEO_HOME", Path.home() / ".geunkeo"))
 
 
 def default_cache_path() -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json as jsonlib
-import os
 import sqlite3
 import time
 from contextlib import closing
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from geunkeo.config import geunkeo_home
 from geunkeo.errors import ConfigError
 from geunkeo.llm.base import LLM, Completion, Message
 
@@ -32,9 +32,7 @@ def default_cache_path(configured: str | None = None) -> Path:
     """`llm.cache_path`, else `$GEUNKEO_HOME/llm_cache.sqlite`, else `~/.geunkeo/llm_cache.sqlite`."""
     if configured:
         return Path(configured).expanduser()
-    home = os.environ.get("GEUNKEO_HOME")
-    base = Path(home).expanduser() if home else Path.home() / ".geunkeo"
-    return base / "llm_cache.sqlite"
+    return geunkeo_home() / "llm_cache.sqlite"
 
 
 def cache_key(provider: str, model: str, messages: list[Message], params: dict[str, Any]) -> str:

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-
-def geunkeo_home() -> Path:
-    """The per-user data directory; set GEUNKEO_HOME to move it (tests and CI do)."""
-    return Path(os.environ.get("GEUNKEO_HOME") or Path.home() / ".geunkeo")
+from geunkeo.config import geunkeo_home
 
 
 def user_mappings_path(configured: str | None) -> Path:
