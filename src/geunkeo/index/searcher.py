@@ -81,8 +81,10 @@ class Index:
             )
         _limit_blas_threads(self.settings.index.search_blas_threads)
         self.store = make_store(self.settings, current_generation(self.path), self.manifest.dim, self.manifest.store)
-        # Query vectors are not cached: a query is embedded fresh (the cache is for passages).
+        # Query vectors are not cached: a query is embedded fresh. Passages and LLM-written texts go through
+        # the content-hash cache (chunk vectors from indexing are reused, repeated LLM output is not re-embedded).
         self.embedder = get_embedder(self.settings, cached=False)
+        self.cached_embedder = get_embedder(self.settings)
         if self.embedder.version != self.manifest.embedder_version:
             raise ConfigError(
                 f"index vectors come from {self.manifest.embedder_version}, this process has "
@@ -111,9 +113,7 @@ class Index:
         if name not in self._rerankers:
             from geunkeo.retrieve.rerankers import get_reranker
 
-            # passages through the content-hash cache: chunk vectors computed at indexing time are reused
-            self._rerankers[name] = get_reranker(name, self.settings, embedder=get_embedder(self.settings),
-                                                 llm=self.llm())
+            self._rerankers[name] = get_reranker(name, self.settings, embedder=self.cached_embedder, llm=self.llm())
         return self._rerankers[name]
 
     def retriever(self, reranker: str | None = None) -> HybridRetriever:
@@ -121,7 +121,7 @@ class Index:
         return HybridRetriever(
             self.store, self.embedder, index_langs=self.manifest.langs, candidate_k=rs.candidate_k,
             rrf_k=rs.rrf_k, reranker=self.reranker(reranker or rs.reranker), rerank_top_n=rs.rerank_top_n,
-            bm25_min_coverage=rs.bm25_min_coverage, derived_embedder=get_embedder(self.settings),
+            bm25_min_coverage=rs.bm25_min_coverage, derived_embedder=self.cached_embedder,
         )
 
     # -- search -----------------------------------------------------------------------------------------------
