@@ -13,10 +13,10 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from geunkeo.errors import ConfigError
+from geunkeo.query.paths import read_dictionary
 
 SCHEMA_VERSION = "1.0.0"
 
@@ -68,20 +68,13 @@ def _parse(data: dict, origin: str) -> tuple[list[Mapping], list[RegexPattern]]:
     return maps, regs
 
 
-def _read_json(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path}: not valid JSON ({exc}); fix or remove the file") from exc
-
-
 def load_dictionary(user_path: str | Path | None = None) -> PatternDictionary:
     """The default dictionary merged with `user_path` (if it exists): user entries win by pattern."""
-    raw = json.loads(resources.files("geunkeo.data").joinpath("colloquial_mappings.json").read_text("utf-8"))
+    raw = read_dictionary("colloquial_mappings.json")
     maps, regs = _parse(raw, "colloquial_mappings.json (default)")
     sources = ["default"]
     if user_path is not None and Path(user_path).is_file():
-        umaps, uregs = _parse(_read_json(Path(user_path)), str(user_path))
+        umaps, uregs = _parse(read_dictionary("colloquial_mappings.json", Path(user_path)), str(user_path))
         by_pat = {m.pattern: m for m in maps}
         by_pat.update({m.pattern: m for m in umaps})
         maps = list(by_pat.values())
@@ -98,7 +91,7 @@ def add_user_mapping(path: str | Path, pattern: str, formal: str, context: str) 
     if not pattern:
         raise ConfigError("the pattern is empty: give the colloquial phrase to match, e.g. '어떻게 해'")
     path = Path(path)
-    data = _read_json(path) if path.is_file() else {"version": SCHEMA_VERSION, "mappings": [], "regex_patterns": []}
+    data = read_dictionary("colloquial_mappings.json", path) if path.is_file() else {"version": SCHEMA_VERSION, "mappings": [], "regex_patterns": []}
     data.setdefault("mappings", [])
     data.setdefault("regex_patterns", [])
     new = True

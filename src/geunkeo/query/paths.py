@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from geunkeo.config import geunkeo_home
+from geunkeo.errors import ConfigError
 
 
 def user_mappings_path(configured: str | None) -> Path:
@@ -20,3 +24,14 @@ def pending_queue_path(configured: str | None) -> Path:
 def user_vocabulary_path() -> Path:
     """The user's domain vocabulary (slang and glossary entries, same schema as data/domain_vocabulary.json)."""
     return geunkeo_home() / "domain_vocabulary.json"
+
+
+def read_dictionary(name: str, user_path: Path | None = None, hint: str = "fix or remove the file") -> Any:
+    """A query dictionary: the packaged `geunkeo/data/<name>`, or the user's file at `user_path`.
+    A user file that cannot be read or parsed is a ConfigError naming the file and what to do."""
+    if user_path is None:
+        return json.loads(resources.files("geunkeo.data").joinpath(name).read_text("utf-8"))
+    try:
+        return json.loads(user_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{user_path}: cannot read it as {name} ({exc}); {hint}") from exc

@@ -7,12 +7,11 @@ fires only when all its terms are in the query, and expansions are the other mem
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from geunkeo.errors import ConfigError
+from geunkeo.query.paths import read_dictionary
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.patterns import HANGUL
 
@@ -24,12 +23,7 @@ class SynonymHit:
 
 
 def _load(path: Path | None) -> dict:
-    if path is None:
-        return json.loads(resources.files("geunkeo.data").joinpath("synonyms.json").read_text("utf-8"))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the synonyms file ({exc}); fix it or unset query.user_synonyms") from exc
+    data = read_dictionary("synonyms.json", path, "fix it or unset query.user_synonyms")
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected {{'groups': [...], 'abbreviations': [...]}}")
     return data

@@ -20,14 +20,13 @@ they would match unrelated words.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from geunkeo.errors import ConfigError
 from geunkeo.query.morphs import VERB_TAGS, tokens
+from geunkeo.query.paths import read_dictionary
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.patterns import HANGUL
 
@@ -79,12 +78,9 @@ class _Phrase:
 
 
 def _load(path: Path | None) -> dict:
+    data = read_dictionary("domain_vocabulary.json", path)
     if path is None:
-        return json.loads(resources.files("geunkeo.data").joinpath("domain_vocabulary.json").read_text("utf-8"))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the domain vocabulary ({exc}); fix or remove the file") from exc
+        return data
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected {{'slang': [...], 'glossary': [...]}}")
     for i, e in enumerate(data.get("slang", [])):
