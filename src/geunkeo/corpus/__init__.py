@@ -13,6 +13,7 @@ from geunkeo.corpus.chunkers import REGISTRY as CHUNKERS
 from geunkeo.corpus.chunkers import choose_chunker, get_chunker
 from geunkeo.corpus.loaders import REGISTRY as LOADERS
 from geunkeo.corpus.loaders import load_file
+from geunkeo.corpus.reflow import drop_running_lines, reflow_many, strip_page_numbers
 from geunkeo.errors import ConfigError, GeunkeoError
 from geunkeo.trace import Trace
 
@@ -78,10 +79,31 @@ def load_paths(paths: Iterable[str | Path], trace: Trace | None = None) -> tuple
                 else:
                     seen[doc.doc_id] = doc.source or str(path)
                     docs.append(doc)
-        rec.info.update(files=len(files), documents=len(docs), failures=len(failures))
+        rec.info.update(files=len(files), documents=len(docs), failures=len(failures),
+                        running_lines_removed=rebuild_sentences(docs))
     for f in failures:
         trace.warn(f"could not load {f.path}: {f.reason}")
     return docs, failures
+
+
+def rebuild_sentences(docs: list[Document]) -> int:
+    """Drop running headers/footers of page-per-record sources and join lines broken mid-sentence, in place
+    (PDFs are rebuilt page by page by their loader). Returns the number of running lines removed."""
+    todo = [d for d in docs if not d.metadata.get("reflowed")]
+    for d in todo:
+        if _record_page(d) is not None:
+            d.text = strip_page_numbers(d.text)
+    removed = drop_running_lines(todo)
+    for d, text in zip(todo, reflow_many([d.text for d in todo]), strict=True):
+        d.text = text
+        d.metadata["reflowed"] = True
+    return removed
+
+
+def _record_page(doc: Document) -> int | None:
+    """The page number a JSONL/BEIR record carries (`page` field), if any."""
+    page = doc.metadata.get("fields", {}).get("page")
+    return page if isinstance(page, int) and not isinstance(page, bool) and page > 0 else None
 
 
 def chunk_document(doc: Document, settings: CorpusSettings | None = None, trace: Trace | None = None,
@@ -117,11 +139,13 @@ def chunk_documents(docs: Iterable[Document], settings: CorpusSettings | None = 
 
 
 def _add_pages(doc: Document, chunks: list[Chunk]) -> None:
-    """PDF chunks get the 1-based page their first line is on."""
+    """Chunks of a PDF get the 1-based page their first line is on, chunks of a page record its `page`; the
+    location then names it ("지방은행 시중은행 전환 가이드 p.4"), so every citation does too."""
     starts = doc.metadata.get("page_starts")
-    if not starts:
-        return
+    record_page = _record_page(doc)
     for c in chunks:
         line = c.metadata.get("line")
-        if isinstance(line, int):
-            c.metadata["page"] = bisect.bisect_right(starts, line)
+        page = bisect.bisect_right(starts, line) if starts and isinstance(line, int) else record_page
+        if page:
+            c.metadata["page"] = page
+            c.location = f"{c.location} p.{page}"

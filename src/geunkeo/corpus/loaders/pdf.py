@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,10 +12,9 @@ from pypdf.errors import PdfReadError, PyPdfError
 
 from geunkeo.corpus.base import Document
 from geunkeo.corpus.loaders.common import build_document
+from geunkeo.corpus.reflow import PAGE_NUMBER as _PAGE_NUMBER
+from geunkeo.corpus.reflow import reflow_many
 from geunkeo.errors import IngestError
-
-_PAGE_NUMBER = re.compile(r"^(?:[-\u2013\u2014]\s*)?(?:page\s+|p\.\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,4})?"
-                          r"(?:\s*[-\u2013\u2014])?$", re.I)
 
 # pypdf logs every recoverable oddity of real-world PDFs; failures surface as IngestError instead.
 logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -37,14 +35,16 @@ class PdfLoader:
         except (PdfReadError, PyPdfError, OSError, ValueError, KeyError, TypeError) as e:
             raise IngestError(f"{path}: unreadable PDF ({type(e).__name__}: {e}); is the file complete?",
                               path=str(path)) from e
-        pages = strip_page_furniture(pages)
+        # sentences are rebuilt page by page, so line numbers still map back to pages
+        pages = reflow_many(strip_page_furniture(pages))
         page_starts, line = [], 0
         for text in pages:
             page_starts.append(line)
             line += text.count("\n") + 2  # pages are joined by one blank line
         text = "\n\n".join(pages)
         doc = build_document(path, root, text, title=str(info_title).strip() if info_title else None,
-                             metadata={"format": "pdf", "pages": len(pages), "page_starts": page_starts})
+                             metadata={"format": "pdf", "pages": len(pages), "page_starts": page_starts,
+                                       "reflowed": True})
         yield doc
 
 

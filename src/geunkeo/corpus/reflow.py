@@ -1,0 +1,174 @@
+"""Rebuild the sentences a PDF (or any hard-wrapped text) broke across lines, and drop page furniture.
+
+Extracted PDF text ends a line wherever the page ran out of width: "…대부분 동일하나, 일부\n지방은행은 …", and in
+justified Korean text even inside a word ("피고 주\n장의"). Quoting such a line gives a fragment. `reflow` joins a
+line to the next one when
+
+- the line does not end a sentence (., ?, !, :, ;, or a Korean final syllable 다/요/음/함/임/됨),
+- the line is long, i.e. the page's width ran out (at least `_WIDE` of the text's typical line length), so a short
+  heading or title line stays on its own, and
+- the next line does not start a unit of its own: a list item or bullet (□ ○ - ① 1. 가. (1) <13>), a heading
+  (Markdown, 제N조, Article N), a table row, a Q/A marker.
+
+Whether the join needs a space is Kiwi's call when a Hangul syllable meets a Hangul syllable (`Kiwi.space` on
+the two words around the break, batched); elsewhere it is a space, or nothing after an English hyphenation.
+
+`drop_running_lines` removes the lines repeated on most pages of one source (headers, footers, "본 판결서는 …
+출력되었습니다"), for corpora that arrive one page per record (BEIR/JSONL pages of the same title).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from geunkeo.corpus.base import Document
+
+PAGE_NUMBER = re.compile(r"^(?:[-\u2013\u2014]\s*)?(?:page\s+|p\.\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,4})?"
+                         r"(?:\s*[-\u2013\u2014])?$", re.I)
+
+_UNIT_START = re.compile(
+    r"""^\s*(?:
+        \#{1,6}\s | \| | [-*+•·▪▫◦●○◎■□◆◇▶▷►▸※☞✓✔→⇒❍❑❏◯]
+      | [①-⑳㉑-㉟㈀-㈍㉠-㉭]
+      | \(?\d{1,3}[.)](?!\d) | \(\d{1,3}\) | [가-하][.)] | \([가-하]\) | <\s?\d{1,3}\s?>
+      | 제\s?\d+\s?[조장절관편](?:의\s?\d+)?(?:\s|\(|$) | 부\s?칙 | \[[^\]]{1,30}\]
+      | (?:Article|Section|Chapter|Rule|Part)\s+\d | [IVX]{1,4}\.\s | [Oo0]\s+(?=[가-힣])
+      | [QA](?:\.|:|\s)
+    )""",
+    re.X,
+)
+_ENDS_SENTENCE = re.compile(r"(?:[.!?。:;…]|[다요음함임됨])[\"'”’)\]」』]*$")
+_NUMERIC = re.compile(r"^[-+(]?[\d.,%]+[)%]?$|^[\d.,]+[조억만천원개명건년월일%]+$")
+_WIDE = 0.7  # a line at least this share of the typical line length was cut by the page edge
+_MIN_LINES = 3
+
+
+def is_unit_start(line: str) -> bool:
+    """Whether a line begins a list item, bullet, heading, table row or Q/A of its own."""
+    return bool(_UNIT_START.match(line))
+
+
+def ends_sentence(line: str) -> bool:
+    return bool(_ENDS_SENTENCE.search(line.rstrip()))
+
+
+def _is_table_row(line: str) -> bool:
+    tokens = line.split()
+    numeric = sum(1 for t in tokens if _NUMERIC.match(t))
+    return numeric >= 3 and numeric * 2 >= len(tokens)
+
+
+def _typical_width(lines: Sequence[str]) -> int:
+    widths = sorted(len(s) for s in lines if len(s) >= 10)
+    if len(widths) < _MIN_LINES:
+        return max(widths, default=0)
+    return widths[int(0.8 * (len(widths) - 1))]
+
+
+def reflow(text: str) -> str:
+    """`text` with hard-wrapped lines joined into whole sentences; blank lines and unit starts are kept."""
+    return reflow_many([text])[0]
+
+
+def reflow_many(texts: Sequence[str]) -> list[str]:
+    """`reflow` of many texts with one batched Kiwi call for all Hangul–Hangul breaks."""
+    plans = [_plan(t) for t in texts]
+    windows = [w for _, joins in plans for (_, w) in joins.values() if w is not None]
+    spaced = iter(_kiwi_spacing(windows)) if windows else iter(())
+    out = []
+    for lines, joins in plans:
+        glue = {i: (next(spaced) if w is not None else sep) for i, (sep, w) in joins.items()} if joins else {}
+        pieces: list[str] = []
+        for i, line in enumerate(lines):
+            if i - 1 in glue:
+                prev, sep = pieces[-1].rstrip(), glue[i - 1]
+                if sep == "-":
+                    prev, sep = prev[:-1], ""
+                pieces[-1] = prev + sep + line.lstrip()
+            else:
+                pieces.append(line)
+        out.append("\n".join(pieces))
+    return out
+
+
+Join = tuple[str, tuple[str, str] | None]  # (separator, or the two words Kiwi decides the separator for)
+
+
+def _plan(text: str) -> tuple[list[str], dict[int, Join]]:
+    """The text's lines and, per line index i joined to line i+1, (separator, Kiwi window or None)."""
+    lines = text.split("\n")
+    width = _typical_width([s.strip() for s in lines])
+    joins: dict[int, Join] = {}
+    if width < 20:
+        return lines, joins
+    for i in range(len(lines) - 1):
+        cur, nxt = lines[i].strip(), lines[i + 1].strip()
+        if not cur or not nxt or ends_sentence(cur) or len(cur) < _WIDE * width:
+            continue
+        if is_unit_start(nxt) or _is_table_row(nxt) or _is_table_row(cur) or cur.startswith(("|", "#")):
+            continue
+        a, b = cur[-1], nxt[0]
+        if _hangul(a) and _hangul(b):
+            joins[i] = ("", (cur.split()[-1], nxt.split()[0]))
+        elif a == "-" and b.islower() and len(cur) > 1 and cur[-2].isalpha():
+            joins[i] = ("-", None)  # English hyphenation: the hyphen goes
+        else:
+            joins[i] = (" ", None)
+    return lines, joins
+
+
+def _hangul(ch: str) -> bool:
+    return "\uac00" <= ch <= "\ud7a3"
+
+
+def _kiwi_spacing(windows: list[tuple[str, str]]) -> list[str]:
+    """For each (last word of a line, first word of the next): '' when Kiwi reads them as one word, else ' '."""
+    from geunkeo.text.kiwi import get_kiwi
+
+    spaced = get_kiwi().space([tail + head for tail, head in windows], reset_whitespace=False)
+    return [" " if _space_at(s, len(tail)) else "" for (tail, _), s in zip(windows, spaced, strict=True)]
+
+
+def _space_at(spaced: str, n: int) -> bool:
+    """Whether `spaced` (the window with Kiwi's spaces) has a space right after its first `n` non-space chars."""
+    seen = 0
+    for j, ch in enumerate(spaced):
+        if not ch.isspace():
+            seen += 1
+            if seen == n:
+                return j + 1 < len(spaced) and spaced[j + 1].isspace()
+    return False
+
+
+def strip_page_numbers(text: str) -> str:
+    """Drop a page-number line ("- 12 -", "09", "3 / 10") at the top or bottom of a page's text."""
+    lines = text.split("\n")
+    while lines and (not lines[-1].strip() or PAGE_NUMBER.match(lines[-1].strip())):
+        lines.pop()
+    while lines and (not lines[0].strip() or PAGE_NUMBER.match(lines[0].strip())):
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def drop_running_lines(docs: list[Document], min_pages: int = 3) -> int:
+    """Remove lines repeated on more than half of the pages of one source (documents sharing a title, at least
+    `min_pages` of them): running headers, footers and notices. Returns how many lines were removed."""
+    groups: dict[str, list[Document]] = defaultdict(list)
+    for d in docs:
+        if d.title:
+            groups[d.title].append(d)
+    removed = 0
+    for pages in groups.values():
+        if len(pages) < min_pages:
+            continue
+        counts = Counter(line for d in pages for line in {s.strip() for s in d.text.split("\n")} if len(line) >= 4)
+        running = {line for line, n in counts.items() if n > len(pages) / 2}
+        if not running:
+            continue
+        for d in pages:
+            kept = [s for s in d.text.split("\n") if s.strip() not in running]
+            removed += d.text.count("\n") + 1 - len(kept)
+            d.text = "\n".join(kept)
+    return removed

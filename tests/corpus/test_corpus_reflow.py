@@ -1,0 +1,69 @@
+"""Sentences rebuilt across PDF line breaks; units (bullets, headings, tables) and running lines handled."""
+
+from geunkeo.corpus import chunk_document, load_paths
+from geunkeo.corpus.base import Document
+from geunkeo.corpus.reflow import drop_running_lines, reflow, strip_page_numbers
+
+WRAPPED = (
+    "자본금 요건\n"
+    "시중은행으로 전환하려는 지방은행은 최저자본금 요건을 충족하여야 하며, 시중은행의 최저자본금은\n"
+    "1,000억원 이상이고 지방은행의 최저자본금은 250억원 이상으로 규정되어 있어 전환 시 추가\n"
+    "증자가 필요할 수 있습니다. 인가 심사 과정에서 대주주의 적격성과 사업계획의 타당성을 함께 검\n"
+    "토합니다.\n"
+    "□ 신청 절차\n"
+    "○ 예비인가 신청 후 본인가를 신청하는 것이 원칙이나 요건을 충분히 갖춘 경우에는 예비인가를\n"
+    "생략할 수 있음\n"
+    "1. 신청서 제출\n"
+    "구분 2022 2023 2024\n"
+)
+
+
+def test_lines_broken_mid_sentence_are_joined():
+    out = reflow(WRAPPED).split("\n")
+    assert out[0] == "자본금 요건"  # a short title line stays on its own
+    assert out[1].startswith("시중은행으로 전환하려는")
+    assert "최저자본금은 1,000억원 이상이고" in out[1]
+    assert out[1].endswith("검토합니다.")  # Kiwi joins the word the page edge split: 검\n토 -> 검토
+    assert "추가 증자가" in out[1]  # and keeps the space where two words met
+    assert out[2] == "□ 신청 절차"
+    assert out[3].endswith("예비인가를 생략할 수 있음")  # a bullet continues over its wrapped line
+    assert out[4] == "1. 신청서 제출"
+    assert out[5] == "구분 2022 2023 2024"
+
+
+def test_english_hyphenation_and_sentence_ends():
+    text = ("The insurer pays the benefit when the insured person suffers an accidental in-\n"
+            "jury during the period of cover and the claim is made within thirty days of it.\n"
+            "Article 5 (Exclusions)\n")
+    out = reflow(text).split("\n")
+    assert "accidental injury during" in out[0]
+    assert out[1] == "Article 5 (Exclusions)"
+
+
+def test_reflow_keeps_written_text_unchanged():
+    text = "# 휴학 안내\n\n- 신청 기간: 3월 2일 ~ 3월 13일\n- 신청 방법: 포털에서 신청\n\n문의는 학사지원팀으로 해 주세요.\n"
+    assert reflow(text) == text
+
+
+def test_page_numbers_and_running_lines_are_dropped():
+    assert strip_page_numbers("- 12 -\n본문 첫 줄입니다.\n09") == "본문 첫 줄입니다."
+    footer = "본 문서는 열람용으로 출력되었습니다"
+    docs = [Document(f"d{i}", "판결문", f"{i}쪽 본문의 내용입니다.\n{footer}") for i in range(4)]
+    docs.append(Document("other", "다른 문서", f"다른 본문입니다.\n{footer}"))
+    assert drop_running_lines(docs) == 4
+    assert all(footer not in d.text for d in docs[:4])
+    assert footer in docs[4].text  # one page of another source is not a running line
+
+
+def test_jsonl_pages_are_reflowed_and_cited_by_page(tmp_path):
+    body = ("시중은행으로 전환하려는 지방은행은 최저자본금 요건을 충족하여야 하며, 시중은행의 최저자본금은\\n"
+            "1,000억원 이상으로 규정되어 있어 전환 시 추가 증자가 필요할 수 있습니다.\\n- 4 -")
+    (tmp_path / "pages.jsonl").write_text(
+        f'{{"_id": "g-p4", "title": "전환 가이드", "text": "{body}", "page": 4}}\n', encoding="utf-8")
+    docs, failures = load_paths([tmp_path])
+    assert not failures
+    assert docs[0].text == ("시중은행으로 전환하려는 지방은행은 최저자본금 요건을 충족하여야 하며, 시중은행의 "
+                            "최저자본금은 1,000억원 이상으로 규정되어 있어 전환 시 추가 증자가 필요할 수 있습니다.")
+    chunks = chunk_document(docs[0])
+    assert chunks[0].location == "전환 가이드 p.4"
+    assert chunks[0].metadata["page"] == 4
