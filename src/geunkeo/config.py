@@ -118,8 +118,9 @@ class AnswerSettings(BaseModel):
     gate_max_unsupported: int = 0
     answerer: str = "auto"  # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm"
     extractive_top_chunks: int = 3
-    # extractive: a sentence must share at least this fraction of the best sentence's query-term overlap
-    extractive_min_relative_overlap: float = 0.0
+    # extractive: a supporting sentence must share at least this fraction of the best sentence's query-term
+    # overlap (0.5: a sentence from a neighbouring topic that shares one word is not quoted)
+    extractive_min_relative_overlap: float = 0.5
     gate_max_unverified: int = 0  # amounts/dates/percentages in the answer that no context contains
     departments_file: str | None = None  # one organisation name per line, recognised by the filter
     allowlist_file: str | None = None  # contacts/names always accepted (main phone, website), one per line

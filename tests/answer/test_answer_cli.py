@@ -86,8 +86,8 @@ def test_ask_cli_extractive_json(fake_index, tmp_path):
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert out["answerer"] == "extractive"
-    # both sentences share a query term (복학 / 복학+신청); they are shown in reading order
-    assert out["text"] == "① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다 [1]. ② 복학 신청은 학사지원팀(02-880-1234)에 한다 [1]."
+    # "어디에" asks for an office: the sentence naming it comes first, the other supporting one after it
+    assert out["text"] == "② 복학 신청은 학사지원팀(02-880-1234)에 한다 [1]. ① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다 [1]."
     assert out["gate"]["action"] == "answer"
     assert out["sentences"][0]["citations"][0]["location"] == "학칙 제13조(복학)"
 

@@ -49,12 +49,14 @@ class ScriptedLLM(LLM):
         return Completion(text=reply, model=self.model, provider=self.provider)
 
 
-def test_extractive_picks_cites_and_orders_sentences():
+def test_extractive_puts_the_fact_first_keeps_its_proviso_and_cites():
+    # "얼마나" asks for a period: the sentence stating it leads, its 다만-proviso stays right after it, and the
+    # supporting sentences follow in reading order
     ans = ExtractiveAnswerer(AnswerSettings()).answer("휴학 기간은 얼마나 되나요?", _hits())
     assert ans.text == (
-        "① 학생은 질병, 군 입대 또는 그 밖의 부득이한 사유로 휴학할 수 있다 [1]. "
         "③ 휴학 기간은 통산 3년을 넘을 수 없다 [1]. "
         "다만, 군 입대에 따른 휴학은 그 기간에 포함하지 아니한다 [1]. "
+        "② 휴학은 학기 개시일부터 30일 이내에 신청하여야 한다 [1]. "
         "① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다 [2]."
     )
     assert [c.chunk_id for s in ans.sentences for c in s.citations] == ["학칙#제12조"] * 3 + ["학칙#제13조"]
@@ -216,5 +218,5 @@ def test_extractive_shows_a_repeated_contact_line_once():
                 ranks={"bm25": i + 1, "dense": i + 1}) for i in range(3)]
     ans = ExtractiveAnswerer(AnswerSettings()).answer("장학금 신청 문의처", hits)
     assert ans.text.count("02-2100-1330") == 1
-    assert ans.text == ("장학금 신청 안내 0차입니다 [1]. " + line[:-1] + " [1]. 장학금 신청 안내 1차입니다 [2]. "
+    assert ans.text == (line[:-1] + " [1]. 장학금 신청 안내 0차입니다 [1]. 장학금 신청 안내 1차입니다 [2]. "
                         "장학금 신청 안내 2차입니다 [3].")

@@ -1,18 +1,24 @@
-"""Extractive answerer (no LLM, the default): the best sentences of the top chunks, each cited.
+"""Extractive answerer (no LLM, the default): the fact first, then a few supporting sentences, each cited.
 
-Sentences come from Kiwi's sentence split (`Analyzer.sentences`) and are scored by the weighted share of the
-query's BM25 terms they contain, plus small bonuses for an early position in the chunk and a high-ranked chunk.
-The chosen ones are shown in reading order (chunk rank, then position). A question in another language than the
+Only whole units are quoted: sentences that start and end where the source's do, and list items (`source_units`).
+Each unit is scored by the weighted share of the query's BM25 terms it contains, a bonus when it carries what the
+question asks for (an amount for 얼마, a date or period for 언제, a count for 몇 …; `answer.slots`), and small
+bonuses for an early position and a high-ranked chunk. The best unit comes first; the others are picked by MMR
+(relevance minus similarity to what is already chosen) and shown in reading order. A proviso (단, 다만, 제외,
+예외, 그러하지 아니하다) that follows a chosen sentence stays with it. A question in another language than the
 source gets a note saying so, and the source sentences are quoted verbatim rather than translated.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from geunkeo.answer.base import Answer, Answerer, AnswerSentence
 from geunkeo.answer.cited import citation_for, render
+from geunkeo.answer.slots import question_slots, sentence_slots
 from geunkeo.config import AnswerSettings
+from geunkeo.corpus.reflow import ends_sentence
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.patterns import detect_lang
@@ -27,7 +33,12 @@ NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못
              "en": "The retrieved documents do not contain an answer to this question."}
 
 
-_BULLET = re.compile(r"^\s*(?:[-*•·▶■□○]|#{1,6}|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo](?=\s+[가-힣]))\s*")
+_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+# a quoted remark ("“…”라고 말했다" aside): the speaker's words, not the document's statement
+_QUOTED = re.compile(r"^[\"“‘'「『<]")
+_SOURCE_NOTE = re.compile(r"^(?:자료|출처|주\)|주:|주\s?\d\)|Source|Note)\s*[:：)]?", re.I)
+_PROVISO = re.compile(r"^(?:단[,\s]|다만|However|Provided|This does not apply|but\b)|그러하지\s?아니|제외한다|예외로", re.I)
 _ENDED = re.compile(r"(?:[.!?。]|[다요함음임됨])[\"'”’)\]]*$")
 
 
@@ -40,13 +51,28 @@ MAX_ITEMS, MAX_UNIT_CHARS = 10, 700
 
 
 def source_sentences(text: str) -> list[str]:
-    """Sentences of a chunk worth quoting: split by line first (notices are Markdown-ish), bullets and article
-    headings stripped; headings, metadata and table rows (short lines without a sentence ending) skipped.
+    """Sentences of a chunk worth quoting (see `source_units`), as plain strings."""
+    return [u.text for u in source_units(text)]
+
+
+@dataclass
+class Unit:
+    """A quotable piece of a chunk: one whole sentence, or one list item (a line that began with a bullet)."""
+
+    text: str
+    item: bool = False  # a list item or bullet line: whole without a sentence ending
+    position: int = 0
+
+
+def source_units(text: str) -> list[Unit]:
+    """Whole sentences and list items of a chunk: split by line first (ingestion already rebuilt sentences a PDF
+    broke across lines), bullets and article headings stripped; headings, metadata, table rows, quoted remarks,
+    source notes and pieces that do not end a sentence are skipped.
 
     A sentence that introduces a list (호/목 items) is kept together with its items, markers included
     ("… 다음 각 호와 같다: (1) …; (2) …"), so the answer quotes the facts and not just the lead-in."""
     analyzer = get_analyzer()
-    out: list[str] = []
+    out: list[Unit] = []
     open_list = False  # the last sentence out introduced a list whose items may follow
     items = 0
     for raw in text.splitlines():
@@ -54,22 +80,29 @@ def source_sentences(text: str) -> list[str]:
             # "1. …" → "(1) …" and the lead-in's full stop → ":", so the unit stays one sentence for readers
             # and for sentence splitters (the citation at its end then covers the items too)
             item = _ITEM_MARK.sub(r"(\1) ", " ".join(raw.split()), count=1)
-            if len(out[-1]) + len(item) + 2 <= MAX_UNIT_CHARS:
-                lead = re.sub(r"[.。]\s*$", ":", out[-1]) if items == 0 else out[-1]
-                out[-1] = f"{lead}{' ' if items == 0 else '; '}{item}"
+            if len(out[-1].text) + len(item) + 2 <= MAX_UNIT_CHARS:
+                lead = re.sub(r"[.。]\s*$", ":", out[-1].text) if items == 0 else out[-1].text
+                out[-1].text = f"{lead}{' ' if items == 0 else '; '}{item}"
                 items += 1
                 continue
         open_list = False
-        line = _HEADING.sub("", _BULLET.sub("", raw)).strip()
-        if not line or line.startswith("|") or " | " in line:
+        if _MD_HEADING.match(raw):
+            continue  # a section title is not an answer
+        bulleted = bool(_BULLET.match(raw))
+        line = _HEADING.sub("", _BULLET.sub("", raw, count=1)).strip()
+        if not line or line.startswith("|") or " | " in line or _SOURCE_NOTE.match(line):
             continue
-        if not _ENDED.search(line) and len(line) < 40:
-            continue
-        for sent in analyzer.sentences(line):
+        if not _ENDED.search(line) and len(line) < (8 if bulleted else 40):
+            continue  # a heading, a label, a table cell
+        sents = analyzer.sentences(line)
+        for j, sent in enumerate(sents):
             sent = _HEADING.sub("", sent).strip()
-            if len(re.sub(r"\W", "", sent)) >= 4:
-                out.append(sent)
-        if out and out[-1] in line and _INTRO.search(out[-1]):
+            if len(re.sub(r"\W", "", sent)) < 4 or _QUOTED.match(sent):
+                continue
+            # a piece that stops mid-sentence (a page cut it, a caption) is not quotable; a list item is whole
+            if ends_sentence(sent) or (bulleted and j == len(sents) - 1):
+                out.append(Unit(sent, item=bulleted, position=len(out)))
+        if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
     return out
 
@@ -80,6 +113,20 @@ def _jaccard(a: frozenset, b: frozenset) -> float:
 
 def question_lang(query: str) -> str:
     return "en" if detect_lang(query) == "en" else "ko"
+
+
+@dataclass
+class _Candidate:
+    rank: int  # hit index
+    unit: Unit
+    terms: frozenset
+    overlap: float  # weighted share of the query's terms in the unit
+    slot: bool  # carries what the question asks for
+    score: float
+
+
+_SLOT_BONUS = 0.25
+_MMR_LAMBDA = 0.5
 
 
 class ExtractiveAnswerer(Answerer):
@@ -93,52 +140,89 @@ class ExtractiveAnswerer(Answerer):
 
     def answer(self, query: str, hits: list[Hit], trace: Trace | None = None, *,
                terms: dict[str, float] | None = None) -> Answer:
-        """Pick, order and cite sentences; `terms` are the query plan's weighted BM25 terms when available."""
+        """The fact first, then supporting sentences, each cited; `terms` are the query plan's weighted BM25
+        terms when available."""
         trace = trace if trace is not None else Trace()
         lang = question_lang(query)
         if not hits:
             return Answer(query=query, text=NOT_FOUND[lang], lang=lang, answerer=self.name, trace=trace,
                           sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
-        analyzer = get_analyzer()
-        weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
-        total = sum(weights.values()) or 1.0
-        cands: list[tuple[int, int, str]] = []  # (hit index, position, sentence)
-        for r, hit in enumerate(hits[: self.top_chunks]):
-            for p, sent in enumerate(source_sentences(hit.chunk.text)):
-                cands.append((r, p, sent))
-        term_lists = analyzer.terms_batch([c[2] for c in cands])
-        scored = []
-        seen: set[str] = set()
-        for (r, p, sent), sterms in zip(cands, term_lists, strict=True):
-            if sent in seen:
-                continue
-            seen.add(sent)
-            tset = frozenset(sterms)
-            overlap = sum(w for t, w in weights.items() if t in tset) / total
-            scored.append((overlap + 0.1 / (1 + p) + 0.15 / (1 + r), overlap, r, p, sent, tset))
-        scored.sort(key=lambda x: -x[0])
-        chosen: list[tuple] = []
-        # a sentence sharing much less of the question than the best one is usually from a neighbouring topic
-        floor = self.min_relative_overlap * max((x[1] for x in scored), default=0.0)
-        for x in scored:
-            if x[1] <= 0 or x[1] < floor or len(chosen) >= self.max_sentences:
-                continue
-            # notices repeat the same contact line in every section: one copy is enough
-            if any(_jaccard(x[5], c[5]) >= 0.7 for c in chosen):
-                continue
-            chosen.append(x)
+        slots = question_slots(query)
+        cands, units_by_hit = self._candidates(query, hits, terms, slots)
+        chosen = self._choose(cands)
         if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
-            chosen = [x for x in scored if x[2] == 0][:2]
-        chosen.sort(key=lambda x: (x[2], x[3]))
-        trace.decide("answer.extractive", "sentences chosen", candidates=len(scored), chosen=len(chosen),
-                     overlaps=[round(x[1], 3) for x in chosen])
+            chosen = [c for c in cands if c.rank == 0][:2]
+        ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
+        ordered = self._with_provisos(ordered, units_by_hit)
+        trace.decide("answer.extractive", "sentences chosen", candidates=len(cands), chosen=len(ordered),
+                     slots=slots, overlaps=[round(c.overlap, 3) for c in ordered],
+                     fact_first=bool(ordered and ordered[0].slot))
         sentences: list[AnswerSentence] = []
-        src_langs = {hits[x[2]].chunk.lang if hits[x[2]].chunk.lang in ("ko", "en") else "ko" for x in chosen}
+        src_langs = {hits[c.rank].chunk.lang if hits[c.rank].chunk.lang in ("ko", "en") else "ko" for c in ordered}
         note_lang = next(iter(src_langs - {lang}), None)
         if note_lang:
             sentences.append(AnswerSentence(NOTES[(lang, note_lang)], generic=True))
-        for _, _, r, _, sent, _ in chosen:
-            text = f"“{sent}”" if note_lang else sent
-            sentences.append(AnswerSentence(text, citations=[citation_for(r + 1, hits)]))
+        for c in ordered:
+            text = f"“{c.unit.text}”" if note_lang else c.unit.text
+            sentences.append(AnswerSentence(text, citations=[citation_for(c.rank + 1, hits)]))
         return Answer(query=query, text=render(sentences), lang=lang, sentences=sentences, contexts=list(hits),
                       answerer=self.name, trace=trace)
+
+    def _candidates(self, query: str, hits: list[Hit], terms: dict[str, float] | None,
+                    slots: list[str]) -> tuple[list[_Candidate], dict[int, list[Unit]]]:
+        analyzer = get_analyzer()
+        weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
+        total = sum(weights.values()) or 1.0
+        units_by_hit = {r: source_units(hit.chunk.text) for r, hit in enumerate(hits[: self.top_chunks])}
+        flat = [(r, u) for r, units in units_by_hit.items() for u in units]
+        term_lists = analyzer.terms_batch([u.text for _, u in flat])
+        cands: list[_Candidate] = []
+        seen: set[str] = set()
+        for (r, unit), uterms in zip(flat, term_lists, strict=True):
+            if unit.text in seen:
+                continue
+            seen.add(unit.text)
+            tset = frozenset(uterms)
+            overlap = sum(w for t, w in weights.items() if t in tset) / total
+            has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
+            score = overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position) + 0.15 / (1 + r)
+            cands.append(_Candidate(r, unit, tset, overlap, has_slot, score))
+        return cands, units_by_hit
+
+    def _choose(self, cands: list[_Candidate]) -> list[_Candidate]:
+        pool = sorted((c for c in cands if c.overlap > 0), key=lambda c: -c.score)
+        if not pool:
+            return []
+        best_overlap = max(c.overlap for c in pool)
+        floor = self.min_relative_overlap * best_overlap
+        chosen = [pool[0]]
+        rest = [c for c in pool[1:] if c.overlap >= floor]
+        while rest and len(chosen) < self.max_sentences:
+            # MMR: relevance minus similarity to what is already said (notices repeat their contact line)
+            def mmr(c: _Candidate) -> float:
+                return c.score - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen)
+
+            nxt = max(rest, key=mmr)
+            rest.remove(nxt)
+            if max(_jaccard(nxt.terms, x.terms) for x in chosen) >= 0.7:
+                continue
+            chosen.append(nxt)
+        return chosen
+
+    def _with_provisos(self, chosen: list[_Candidate], units_by_hit: dict[int, list[Unit]]) -> list[_Candidate]:
+        """Each chosen sentence directly followed by the proviso that limits it (the source's next unit, when it
+        is one), whether or not the proviso was chosen on its own."""
+        placed: set[tuple[int, int]] = set()
+        out: list[_Candidate] = []
+        for c in chosen:
+            key = (c.rank, c.unit.position)
+            if key in placed:
+                continue
+            out.append(c)
+            placed.add(key)
+            units = units_by_hit.get(c.rank, [])
+            nxt = c.unit.position + 1
+            if nxt < len(units) and (c.rank, nxt) not in placed and _PROVISO.search(units[nxt].text):
+                placed.add((c.rank, nxt))
+                out.append(_Candidate(c.rank, units[nxt], frozenset(), 0.0, False, 0.0))
+        return out

@@ -1,0 +1,65 @@
+"""What a question asks for (amount, date, count, rate, office, condition, difference, definition) and whether
+a sentence carries it.
+
+"얼마야?" is answered by a sentence with an amount, "언제?" by one with a date or period, "몇 학기?" by one with a
+count. The extractive answerer puts such a sentence first; the gate withholds an answer when the question asks
+for a number-like fact (amount, date, count, rate) and no well-matching sentence of the top documents has one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# question cue -> slot; the English cues are matched on the lowercased question
+_QUESTION = {
+    "amount": re.compile(r"얼마|금액|비용|가격|요금|수수료|보험료|납부액|지원금|장학금액|한도|자본금|액수|"
+                         r"how much|cost|fee|price|amount|premium|limit", re.I),
+    "date": re.compile(r"언제|기간|기한|날짜|일정|시기|마감|며칠까지|몇\s?일까지|몇\s?월|시행일|"
+                       r"when|deadline|period|date|how long", re.I),
+    "count": re.compile(r"몇\s?(?:개|명|번|회|학기|학점|년|건|곳|가지|차례|시간|주)|횟수|인원|how many", re.I),
+    "rate": re.compile(r"비율|몇\s?(?:%|퍼센트|프로)|율은|률은|증가율|감소율|percent|rate|ratio", re.I),
+    "office": re.compile(r"누가|누구|어디(?:에서|에|로)?|어느\s?(?:기관|부서|곳)|담당|기관은|부서는|"
+                         r"who|which office|where", re.I),
+    "condition": re.compile(r"요건|조건|자격|대상|경우|기준|해당(?:하|되)|requirement|condition|eligib|criteria",
+                            re.I),
+    "difference": re.compile(r"차이|다른\s?점|다릅|비교|달라|difference|differ|compare", re.I),
+    "definition": re.compile(r"무엇인가|무엇입니까|뭐야|뭔가요|의미|정의|뜻|what is|what are|define|meaning", re.I),
+}
+
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_SENTENCE = {
+    "amount": re.compile(rf"{_NUM}\s*(?:조|억|천만|백만|만|천)?\s*(?:원|달러|불|엔|위안)|\$\s?{_NUM}|"
+                         rf"{_NUM}\s*(?:조|억)|(?:KRW|USD|won)\s?{_NUM}|{_NUM}\s*(?:won|dollars?)|무료|면제",
+                         re.I),
+    "date": re.compile(rf"\d{{4}}\s*[.년/-]\s*\d{{1,2}}|\d{{1,2}}\s*월\s*\d{{1,2}}\s*일|\d{{1,2}}\s*월|"
+                       rf"{_NUM}\s*(?:개월|일\s*이내|일\s*전|일\s*후|일간|일까지|주\s*이내|년\s*이내|년간|학기)|"
+                       rf"분기|상반기|하반기|\d{{2,4}}년|부터|까지|이내|"
+                       r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+                       r"December)|\bwithin\b|\bdays?\b|\bmonths?\b|\byears?\b", re.I),
+    "count": re.compile(rf"{_NUM}\s*(?:개|명|건|회|번|학기|학점|곳|가지|차례|시간|년|주|인|종|개소|대)|"
+                        rf"\b{_NUM}\s+(?:times|persons?|people|semesters?|credits?)", re.I),
+    "rate": re.compile(rf"{_NUM}\s*(?:%|퍼센트|%p|배|bp)|{_NUM}\s*분의\s*{_NUM}|percent", re.I),
+    "office": re.compile(r"[가-힣]{1,12}(?:부|처|청|원|위원회|센터|팀|과|실|은행|기관|법원|총장|장관|학장|위원장)"
+                         r"(?:은|는|이|가|에서|에|의|장)?\b|office|department|committee|center|bank", re.I),
+    "condition": re.compile(r"경우|때에는|때|요건|조건|자격|이상|이하|미만|초과|이내|충족|해당하는|한하여|"
+                            r"if\b|when\b|unless|provided|at least|more than|less than", re.I),
+    "difference": re.compile(r"반면|달리|다르|차이|비해|보다|대비|에 비하여|whereas|unlike|while|compared", re.I),
+    "definition": re.compile(r"(?:이)?란\s|라\s?함은|말한다|의미한다|뜻한다|정의|means|refers to|is defined", re.I),
+}
+
+NUMERIC_SLOTS = ("amount", "date", "count", "rate")
+
+
+def question_slots(question: str) -> list[str]:
+    """The slots a question asks for, most specific first (amount before condition, …)."""
+    return [slot for slot, pattern in _QUESTION.items() if pattern.search(question)]
+
+
+def sentence_slots(sentence: str) -> set[str]:
+    """The slots a sentence can fill."""
+    return {slot for slot, pattern in _SENTENCE.items() if pattern.search(sentence)}
+
+
+def numeric_slot(slots: list[str]) -> str | None:
+    """The first number-like slot a question asks for (the kind a missing fact can be told by)."""
+    return next((s for s in slots if s in NUMERIC_SLOTS), None)
