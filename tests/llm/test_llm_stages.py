@@ -73,7 +73,9 @@ def test_hyde_mode_degrades_to_the_text_that_exists():
     "multi, hyde, warned",
     [
         (LLMBadOutput("garbage"), '{"title": "t", "answer": "a"}', ["multi_query"]),
-        ('not a list at all {', "I don't know.", ["hyde"]),
+        # a reply that is not the JSON asked for is LLMBadOutput (no more "any line is a variant")
+        ('```json\n{"queries": ["휴학원 제출 기한",],}\n```', "I don't know.", ["hyde"]),
+        ("asdf qwer\nlorem ipsum zzz", '{"title": "t", "answer": "a"}', ["multi_query"]),
         ('{"queries": ["휴학 어떻게 해?"]}', '{"title": "t", "answer": "a"}', ["multi_query"]),
     ],
 )
@@ -83,6 +85,8 @@ def test_one_failing_stage_does_not_affect_the_other(multi, hyde, warned):
     assert any(d["decision"] == "skipped" for d in p.trace.decisions)
     if "multi_query" in warned:
         assert p.variants == []
+    else:
+        assert p.variants
     if "hyde" in warned:
         assert (p.hyde_answer, p.hyde_title, p.hyde_mode) == (None, None, "off")
 

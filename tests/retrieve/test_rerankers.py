@@ -101,6 +101,32 @@ def test_llm_reranker_falls_back_to_dense(reply):
     assert trace.warnings[0].startswith("llm reranker skipped:") and trace.warnings[0].endswith("using dense")
 
 
+@pytest.mark.parametrize("reply", [
+    "I think the first one is best",
+    "Passage 2 is the best one, then 3.",  # ids in prose are not the JSON ranking asked for
+    "[3] > [1] > [2]",
+    '{"best": [3, 1]}',
+])
+def test_llm_reranker_bad_output_keeps_input_order_and_is_recorded(reply):
+    hs = hits("a", "b", "c", "d")
+    trace = Trace()
+    out = LLMReranker(FixedLLM(reply), keep=2).rerank("질문", hs, top_n=3, trace=trace)
+    assert ids(out) == ["d#0", "d#1", "d#2", "d#3"]
+    assert trace.warnings[0].startswith("llm reranker skipped: LLMBadOutput:")
+    assert trace.warnings[0].endswith("using input order")
+    [decision] = trace.decisions
+    assert decision["stage"] == "retrieve.rerank" and decision["error"] == "LLMBadOutput"
+    assert trace.llm_calls[0]["feature"] == "rerank"
+
+
+def test_llm_reranker_reads_fenced_and_truncated_json():
+    hs = hits("a", "b", "c", "d")
+    out = LLMReranker(FixedLLM('```json\n{"ranking": [3, 1,],}\n```'), keep=2).rerank("q", hs, top_n=4)
+    assert ids(out) == ["d#2", "d#0", "d#1", "d#3"]
+    out = LLMReranker(FixedLLM('{"ranking": [4, 2'), keep=2).rerank("q", hs, top_n=4)
+    assert ids(out) == ["d#3", "d#1", "d#0", "d#2"]
+
+
 def test_llm_reranker_without_llm_or_fallback_keeps_input_order():
     hs = hits("a", "b", "c")
     trace = Trace()

@@ -1,7 +1,9 @@
-"""Robust parsing of model output: JSON with repairs, numbered/bulleted lists, partial rankings.
+"""Strict parsing of model output: the JSON shape a prompt asks for, repaired, and nothing else.
 
-Small models wrap JSON in code fences and prose, leave trailing commas, use single quotes or stop mid-object.
-Each parser tries the strict reading first, then repairs; when nothing usable is left it raises LLMBadOutput.
+Small models wrap JSON in code fences and prose, leave trailing commas, use single quotes or stop mid-object;
+`extract_json` repairs those. Beyond that the parsers accept only the shape the prompt asked for (a list of
+strings, an object with named string fields, a list of candidate ids): bare lines, numbered lists or ids read
+out of prose are not guessed at. Anything else raises LLMBadOutput, and the calling feature is skipped.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from geunkeo.errors import LLMBadOutput
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.S)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _BARE_WORDS = {"true": "True", "false": "False", "null": "None"}
-_LIST_MARKER = re.compile(r"^\s*(?:\d{1,3}\s*[.)\]:]|[-*•·●▪]|\(\d{1,3}\)|[①-⑳])\s*")
-_INT = re.compile(r"\d+")
+_ID_STRING = re.compile(r"\[?\s*(\d+)\s*\]?")
+# "[3] > [1]" or "[3], [1]": ids in brackets joined by text, which is not a JSON list
+_TEXT_RANKING = re.compile(r"\[\s*\d+\s*\]\s*(?:>|,|→|->)\s*\[\s*\d+\s*\]")
 
 
 def _balanced_span(text: str, start: int) -> tuple[str, bool]:
@@ -112,71 +115,87 @@ def extract_json(text: str) -> Any:
     raise LLMBadOutput(f"no JSON object or array could be read from the model output: {text[:120]!r}")
 
 
-def _clean_item(line: str) -> str:
-    item = _LIST_MARKER.sub("", line, count=1).strip()
-    item = re.sub(r"^\*\*(.*)\*\*$", r"\1", item).strip()
-    if len(item) >= 2 and item[0] == item[-1] and item[0] in "\"'“”`":
-        item = item[1:-1].strip()
-    return item.strip("“”").strip()
+def parse_string_list(text: str, key: str) -> list[str]:
+    """The strings of a JSON array, or of `obj[key]` when the model wrote an object (`{"queries": [...]}`).
 
-
-def parse_list(text: str, key: str | None = None) -> list[str]:
-    """Items of a JSON array (or `obj[key]`, or the object's first list), else of a numbered/bulleted list,
-    else the non-empty lines. Deduplicated, order kept. Raises LLMBadOutput when nothing is left."""
-    items: list[str] = []
-    try:
-        value = extract_json(text)
-    except LLMBadOutput:
-        value = None
+    Only that shape counts: prose, bare lines, numbered lists, an object without `key` or a list holding
+    anything but strings raise LLMBadOutput. The usual repairs apply (fences, surrounding prose, trailing
+    commas, single quotes, a cut-off end). Items are whitespace-collapsed and deduplicated (ignoring case),
+    order kept; empty items are dropped. Raises LLMBadOutput when no item is left."""
+    value = extract_json(text)
     if isinstance(value, dict):
-        value = value.get(key) if key and isinstance(value.get(key), list) else next(
-            (v for v in value.values() if isinstance(v, list)), None
-        )
-    if isinstance(value, list):
-        items = [str(v).strip() for v in value if isinstance(v, str | int | float) and str(v).strip()]
-    if not items:
-        body = _FENCE.sub(lambda m: m.group(1), text or "")
-        lines = [ln for ln in body.splitlines() if ln.strip()]
-        marked = [ln for ln in lines if _LIST_MARKER.match(ln)]
-        chosen = marked or [ln for ln in lines if not ln.rstrip().endswith(":")]
-        items = [_clean_item(ln) for ln in chosen]
+        if not isinstance(value.get(key), list):
+            raise LLMBadOutput(f'expected a JSON list or {{"{key}": [...]}}, got an object with keys {sorted(value)}')
+        value = value[key]
+    if not all(isinstance(v, str) for v in value):
+        raise LLMBadOutput(f"expected a JSON list of strings, got {value!r:.120}")
     out: list[str] = []
     seen: set[str] = set()
-    for item in items:
-        norm = " ".join(item.split()).casefold()
-        if item and norm not in seen:
-            seen.add(norm)
-            out.append(" ".join(item.split()))
+    for item in value:
+        item = " ".join(item.split())
+        if item and item.casefold() not in seen:
+            seen.add(item.casefold())
+            out.append(item)
     if not out:
-        raise LLMBadOutput(f"no list items could be read from the model output: {(text or '')[:120]!r}")
+        raise LLMBadOutput(f"the model's JSON list is empty: {(text or '')[:120]!r}")
     return out
 
 
+def parse_fields(text: str, fields: tuple[str, ...]) -> dict[str, str]:
+    """The string `fields` of a JSON object (`{"title": "...", "answer": "..."}`), stripped; a missing field is "".
+
+    Raises LLMBadOutput unless the reply holds a JSON object with at least one of `fields` as a non-empty string
+    (an array, prose, or a field holding a list or a number are not the shape asked for)."""
+    value = extract_json(text)
+    if not isinstance(value, dict):
+        raise LLMBadOutput(f"expected a JSON object with {', '.join(fields)}, got a {type(value).__name__}")
+    out: dict[str, str] = {}
+    for f in fields:
+        v = value.get(f, "")
+        if v is None:
+            v = ""
+        if not isinstance(v, str):
+            raise LLMBadOutput(f"field {f!r} of the model's JSON is a {type(v).__name__}, expected a string")
+        out[f] = v.strip()
+    if not any(out.values()):
+        raise LLMBadOutput(f"the model's JSON object has no non-empty {' or '.join(fields)}: {(text or '')[:120]!r}")
+    return out
+
+
+def _ranking_id(v: Any) -> int | None:
+    """A 1-based candidate id as the model may write it: 3, 3.0, "3", "[3]", {"id": 3}; None otherwise."""
+    if isinstance(v, dict):
+        v = v.get("id", v.get("index"))
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, str) and (m := _ID_STRING.fullmatch(v.strip())):
+        return int(m.group(1))
+    return None
+
+
 def parse_ranking(text: str, n: int) -> list[int]:
-    """0-based indices of the candidates in the model's order, from 1-based ids in JSON (`{"ranking": [3, 1]}`)
-    or text (`[3] > [1] > [2]`, `3, 1, 2`). Out-of-range and repeated ids are dropped; the result may be partial
-    (callers append the missing candidates in input order). Raises LLMBadOutput when no valid id is found."""
-    ids: list[int] = []
-    try:
-        value = extract_json(text)
-    except LLMBadOutput:
-        value = None
+    """0-based indices of the candidates in the model's order, from the 1-based ids of a JSON ranking:
+    `{"ranking": [3, 1]}` or a bare `[3, 1]` (ids may also be "3", "[3]" or {"id": 3}).
+
+    Only JSON counts (with the usual repairs): prose ("passage 2 is best"), a text ranking ("[3] > [1] > [2]"),
+    an object without "ranking" or an item that is not an id raise LLMBadOutput. Out-of-range and repeated ids
+    are dropped, so the result may be partial (callers append the missing candidates in input order); it raises
+    LLMBadOutput when no valid id is left."""
+    value = extract_json(text)
     if isinstance(value, dict):
-        value = next((v for v in value.values() if isinstance(v, list)), None)
-    elif isinstance(value, list) and len(value) < 2:
-        value = None  # "[3] > [1] > [2]" starts with a one-element array: read the whole text instead
-    if isinstance(value, list):
-        for v in value:
-            if isinstance(v, dict):  # [{"id": 3, "score": 0.9}, …]
-                v = v.get("id", v.get("index", next(iter(v.values()), None)))
-            if isinstance(v, bool) or v is None:
-                continue
-            if isinstance(v, int | float):
-                ids.append(int(v))
-            elif isinstance(v, str) and _INT.search(v):
-                ids.append(int(_INT.search(v).group()))
-    if not ids:
-        ids = [int(m.group()) for m in _INT.finditer(text or "")]
+        if not isinstance(value.get("ranking"), list):
+            raise LLMBadOutput(f'expected {{"ranking": [ids]}}, got an object with keys {sorted(value)}')
+        value = value["ranking"]
+    elif _TEXT_RANKING.search(text):
+        # extract_json would read just the first "[3]" of "[3] > [1] > [2]": a text ranking is not the shape
+        raise LLMBadOutput(f"the model wrote a text ranking, not JSON: {text[:120]!r}")
+    ids = [_ranking_id(v) for v in value]
+    if any(i is None for i in ids):
+        raise LLMBadOutput(f"expected a JSON list of candidate numbers, got {value!r:.120}")
     order: list[int] = []
     for i in ids:
         if 1 <= i <= n and (i - 1) not in order:

@@ -3,6 +3,11 @@
 Both are opt-in (`query.multi_query`, `query.hyde`), run in parallel, go through the shared response cache,
 and degrade: an unreachable, slow or malformed LLM skips the feature with a warning in the trace, and the plan
 is otherwise left exactly as it was. The retriever executes what they add (`variants`, `hyde_*`).
+
+Malformed means anything but the JSON the prompt asks for (`{"queries": [...]}` or a bare list of strings;
+`{"title": ..., "answer": ...}`), after the repairs of `geunkeo.llm.parsing`: the reply raises LLMBadOutput, the
+stage is skipped and the trace says so. Multi-query variants must also look like queries for this question
+(`on_topic`); when none does, that is LLMBadOutput too.
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ from geunkeo.errors import LLMBadOutput, LLMError
 from geunkeo.llm import prompts
 from geunkeo.llm.base import LLM
 from geunkeo.llm.calls import complete_traced
-from geunkeo.llm.parsing import extract_json, parse_list
+from geunkeo.llm.parsing import parse_fields, parse_string_list
 from geunkeo.query.base import QueryPlan
+from geunkeo.text.patterns import HANGUL, LATIN
 from geunkeo.trace import Trace
 
 MAX_VARIANTS = 3
@@ -29,6 +35,9 @@ _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="geunkeo-llm")
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=다\.)|(?<=요\.)")
+_WORD = re.compile(r"\w{2,}")
+# The letters a variant of a question in this language should be written in ("mixed": either).
+_SCRIPTS = {"ko": (HANGUL,), "en": (LATIN,), "mixed": (HANGUL, LATIN)}
 
 
 def _norm(text: str) -> str:
@@ -52,6 +61,24 @@ def dedupe_variants(candidates: list[str], existing: list[str], limit: int = MAX
     return out
 
 
+def on_topic(variant: str, question_texts: list[str], terms: list[str], lang: str) -> bool:
+    """Whether `variant` can be a search query for the question: it shares a word with it, or it is written in
+    the question's script.
+
+    A shared word is one of the question's analysed terms (`terms`, the Kiwi terms of the plan) found in the
+    variant, or a word of two or more characters that both contain. The script is Hangul for a Korean question,
+    Latin letters for an English one, either for a mixed one. So "leave of absence" for "휴학 어떻게 해?" is
+    dropped (no Hangul, nothing shared), "TOEIC score" for "TOEIC 점수 기준" is kept (shares TOEIC). This only
+    catches replies that are clearly not queries for this question; the JSON shape is the main rule."""
+    v = variant.casefold()
+    if any(t and t.casefold() in v for t in terms):
+        return True
+    words = {w for t in question_texts if t for w in _WORD.findall(t.casefold())}
+    if words & set(_WORD.findall(v)):
+        return True
+    return any(script.search(variant) for script in _SCRIPTS.get(lang, (HANGUL, LATIN)))
+
+
 def drop_repeated_sentences(text: str) -> str:
     """Small models at temperature 0 loop ("A. B. B. B. B…"): keep each sentence once, in order."""
     seen: set[str] = set()
@@ -69,7 +96,16 @@ def _multi_query(plan: QueryPlan, llm: LLM, trace: Trace) -> list[str]:
     question = plan.rewritten or plan.text
     messages = prompts.multi_query(question, MAX_VARIANTS, plan.lang)
     out = complete_traced(llm, messages, trace=trace, feature="multi_query", json=True, max_tokens=160)
-    variants = dedupe_variants(parse_list(out.text, key="queries"), [plan.original, plan.text, plan.rewritten])
+    candidates = parse_string_list(out.text, key="queries")
+    texts = [plan.original, plan.text, plan.rewritten]
+    kept = [c for c in candidates if on_topic(c, texts, list(plan.bm25_terms), plan.lang)]
+    if len(kept) < len(candidates):
+        dropped = [c for c in candidates if c not in kept]
+        trace.decide("query.multi_query", f"dropped {len(dropped)} variants not in the question's language", dropped=dropped,
+                     reason=f"no word in common with the question and not in its script (lang {plan.lang})")
+    if not kept:
+        raise LLMBadOutput(f"no variant shares a word or the script with the question: {candidates[:3]!r}")
+    variants = dedupe_variants(kept, texts)
     if not variants:
         raise LLMBadOutput("the model's variants all repeat the query")
     return variants
@@ -78,11 +114,10 @@ def _multi_query(plan: QueryPlan, llm: LLM, trace: Trace) -> list[str]:
 def _hyde(plan: QueryPlan, llm: LLM, trace: Trace) -> tuple[str | None, str | None]:
     messages = prompts.hyde(plan.rewritten or plan.text, plan.lang)
     out = complete_traced(llm, messages, trace=trace, feature="hyde", json=True, max_tokens=240)
-    obj = extract_json(out.text)
-    if not isinstance(obj, dict):
-        raise LLMBadOutput("HyDE output is a JSON array, expected {\"title\": …, \"answer\": …}")
-    answer = drop_repeated_sentences(str(obj.get("answer") or obj.get("passage") or ""))[:MAX_HYDE_CHARS] or None
-    title = str(obj.get("title") or "").strip()[:MAX_VARIANT_CHARS] or None
+    # the prompt asks for {"title": "...", "answer": "..."}; parse_fields accepts that object and nothing else
+    fields = parse_fields(out.text, ("title", "answer"))
+    answer = drop_repeated_sentences(fields["answer"])[:MAX_HYDE_CHARS] or None
+    title = " ".join(fields["title"].split())[:MAX_VARIANT_CHARS] or None
     if not answer and not title:
         raise LLMBadOutput("HyDE output has neither an answer nor a title")
     return answer, title
@@ -99,9 +134,11 @@ def _hyde_mode(wanted: str, answer: str | None, title: str | None) -> str:
     return "off"
 
 
-def _skip(plan: QueryPlan, feature: str, reason: str) -> None:
+def _skip(plan: QueryPlan, feature: str, reason: str, error: str | None = None) -> None:
+    """Record a skipped stage: a warning, and a decision naming the error class (e.g. LLMBadOutput) if any."""
     plan.trace.warn(f"{feature} skipped: {reason}")
-    plan.trace.decide(f"query.{feature}", "skipped", reason=reason)
+    detail = {"error": error} if error else {}
+    plan.trace.decide(f"query.{feature}", "skipped", reason=reason, **detail)
 
 
 def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings) -> QueryPlan:
@@ -135,13 +172,14 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings) -> Qu
                 _skip(plan, feature, f"no answer within {qs.llm_deadline_s:g} s (query.llm_deadline_s)")
                 continue
             plan.trace.llm_calls.extend(job_traces[feature].llm_calls)
+            plan.trace.decisions.extend(job_traces[feature].decisions)
             try:
                 result = fut.result()
             except LLMError as e:
-                _skip(plan, feature, f"{type(e).__name__}: {e}")
+                _skip(plan, feature, f"{type(e).__name__}: {e}", error=type(e).__name__)
                 continue
             except Exception as e:  # a bug in a stage must not take search down; it is reported, not hidden
-                _skip(plan, feature, f"unexpected {type(e).__name__}: {e}")
+                _skip(plan, feature, f"unexpected {type(e).__name__}: {e}", error=type(e).__name__)
                 continue
             applied.append(feature)
             if feature == "multi_query":

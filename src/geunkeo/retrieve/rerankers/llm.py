@@ -1,7 +1,10 @@
 """LLM listwise reranking (seed 001): the top 20 in one call, the model names the best 5.
 
-A partial or malformed ranking keeps the input order for every candidate the model did not name; an
-unreachable LLM falls back to the fallback reranker (dense re-scoring) or, without one, the input order.
+The reply must be the JSON ranking the prompt asks for (`{"ranking": [3, 1, ...]}`, or a bare list of ids),
+repaired by `geunkeo.llm.parsing.parse_ranking`; a partial ranking keeps the input order for every candidate the
+model did not name. Anything else (prose such as "passage 2 is best", a text ranking "[3] > [1]") is
+LLMBadOutput and, like an unreachable LLM, falls back to the fallback reranker (dense re-scoring) or, without
+one, the input order; the trace records the error.
 """
 
 from __future__ import annotations
@@ -26,11 +29,13 @@ class LLMReranker(Reranker):
         self.keep = keep
         self.fallback = fallback
 
-    def _degrade(self, query: str, hits: list[Hit], top_n: int, trace, reason: str) -> list[Hit]:
+    def _degrade(self, query: str, hits: list[Hit], top_n: int, trace, reason: str,
+                 error: str | None = None) -> list[Hit]:
         via = self.fallback.name if self.fallback else "input order"
         if trace is not None:
             trace.warn(f"llm reranker skipped: {reason}; using {via}")
-            trace.decide("retrieve.rerank", f"llm reranker fell back to {via}", reason=reason)
+            detail = {"error": error} if error else {}
+            trace.decide("retrieve.rerank", f"llm reranker fell back to {via}", reason=reason, **detail)
         return self.fallback.rerank(query, hits, top_n, trace) if self.fallback else hits
 
     def rerank(self, query: str, hits: list[Hit], top_n: int, trace=None) -> list[Hit]:
@@ -46,7 +51,7 @@ class LLMReranker(Reranker):
             out = complete_traced(self.llm, messages, trace=trace, feature="rerank", json=True, max_tokens=120)
             order = parse_ranking(out.text, len(head))
         except LLMError as e:
-            return self._degrade(query, hits, top_n, trace, f"{type(e).__name__}: {e}")
+            return self._degrade(query, hits, top_n, trace, f"{type(e).__name__}: {e}", error=type(e).__name__)
         if trace is not None:
             trace.decide("retrieve.rerank", f"llm listwise over {len(head)}: model ranked {len(order)}",
                          picked=[head[i].chunk_id for i in order])
