@@ -30,26 +30,16 @@ from geunkeo.evaluate.base import Claim
 from geunkeo.evaluate.similarity import VectorCache
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.entities import Entity as TextEntity
-from geunkeo.text.entities import extract_citations, extract_numbers
+from geunkeo.text.entities import extract_citations
 from geunkeo.text.kiwi import get_kiwi
+from geunkeo.text.numbers import find_quantities
 from geunkeo.text.patterns import HANGUL
 
 CHECKER_FILE = "nli_checker.json"
 
 # -- entities -----------------------------------------------------------------------------------------------
-_DATE_KO = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월")
-_NUMBER = re.compile(
-    r"(?<![A-Za-z\d.])(\d[\d,]*(?:\.\d+)?)\s*(백만|천만|백|천|만|억)?\s*"
-    r"(원|%|퍼센트|개월|일|월|년|학점|세|시간|회|명|학기|주|달러|won|percent|days?|months?|years?|credits?)?",
-    re.I,
-)
-_MULT = {"백만": 1_000_000, "천만": 10_000_000, "백": 100, "천": 1_000, "만": 10_000, "억": 100_000_000}
-_KO_COMPOUND = re.compile(r"(\d+)\s*천\s*(\d+)\s*백")  # 2천 5백 → 2500
-_KO_NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
-_KO_COUNTER = re.compile(r"(?<![가-힣])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*(명|개|번|회|살|달|해|학기|가지)")
-_COUNTER_UNIT = {"번": "회", "살": "세", "달": "개월", "해": "년"}
-_UNIT = {"퍼센트": "%", "percent": "%", "won": "원", "day": "일", "days": "일", "month": "개월", "months": "개월",
-         "year": "년", "years": "년", "credit": "학점", "credits": "학점"}
+# the number parser's units as the checker writes them: won and dollars by their Korean unit word
+_SUPPORT_UNIT = {"krw": "원", "usd": "달러"}
 _EN_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")
 
 
@@ -78,31 +68,23 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
 def extract_entities(text: str) -> list[Entity]:
     """Numbers (with unit), dates, article references and proper names in `text`.
 
-    Article references and full dates come from the project's extractor (geunkeo.text.entities, shared with
-    the answer filter); year-month dates, counted quantities (30일, 2회, 3학점, 두 번) and names are read here."""
+    Article references come from the project's citation extractor and every number and date from the one
+    number parser (geunkeo.text.numbers, shared with the answer filter and the answer verification): 2천5백만원
+    is 25000000 원, 3분의 2 is 2/3, 두 번 is 2 회, 2024년 3월 is the date 2024-03; names are read here."""
     out: list[Entity] = []
     cites = [c for c in extract_citations(text) if c.article]
     for c in cites:
         out.append(Entity("article", _article_value(c)))
-    dates = [d for d in extract_numbers(text) if d.kind == "date"]
-    for d in dates:
-        out.append(Entity("date", d.norm))
-    rest = _blank(text, [(c.start, c.end) for c in cites] + [(d.start, d.end) for d in dates])
-    for m in _DATE_KO.finditer(rest):  # year and month without a day: 2024년 3월
-        out.append(Entity("date", f"{int(m.group(1))}-{int(m.group(2)):02d}"))
-    rest = _DATE_KO.sub(" ", rest)
-    rest = _KO_COMPOUND.sub(lambda m: str(int(m.group(1)) * 1000 + int(m.group(2)) * 100), rest)
-    for m in _KO_COUNTER.finditer(rest):
-        out.append(Entity("number", str(_KO_NATIVE[m.group(1)]), _COUNTER_UNIT.get(m.group(2), m.group(2))))
-    rest = _KO_COUNTER.sub(" ", rest)
-    for m in _NUMBER.finditer(rest):
-        raw, mult, unit = m.group(1).replace(",", ""), m.group(2), (m.group(3) or "")
-        try:
-            val = float(raw) * (_MULT[mult] if mult else 1)
-        except ValueError:
-            continue
-        unit = _UNIT.get(unit.lower(), unit.lower())
-        out.append(Entity("number", str(int(val)) if val.is_integer() else f"{val:.6g}", unit))
+    rest = _blank(text, [(c.start, c.end) for c in cites])  # an article's digits are not numbers
+    for q in find_quantities(rest):
+        if q.kind == "date":
+            out.append(Entity("date", q.norm))
+        elif q.kind == "percent":
+            out.append(Entity("number", q.number, "%"))
+        elif q.kind == "fraction":
+            out.append(Entity("number", q.number, "분의"))
+        else:
+            out.append(Entity("number", q.number, _SUPPORT_UNIT.get(q.unit, q.unit)))
     if HANGUL.search(text):
         for tok in get_kiwi().tokenize(text):
             if str(tok.tag) == "NNP" and len(tok.form) >= 2:

@@ -4,7 +4,8 @@ Shared by the answer stage (hallucination filter) and the evaluation stage (enti
 extractor is a regular expression pass, no Kiwi: the filter must stay within a few milliseconds per answer.
 Each `Entity` carries its surface span and a normalised key (`norm`) that is what gets compared:
 phones by digits (``+82-2-…`` → ``02…``), e-mails casefolded, URLs without scheme/``www.``/trailing slash,
-departments without spaces, citations as a (regulation, article, paragraph, item) tuple.
+departments without spaces, citations as a (regulation, article, paragraph, item) tuple, amounts by value and
+currency (``2천5백만원`` → ``25000000krw``, read by geunkeo.text.numbers).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from geunkeo.text.numbers import find_quantities
 
 # -- data ------------------------------------------------------------------------------------------------------
 
@@ -351,49 +354,17 @@ def _cite_norm(reg: str | None, art: str, para: int | None, item: str | None) ->
 
 # -- numbers: amounts, dates, percentages ----------------------------------------------------------------------
 
-# amounts: the currency word is found first and the number matched backwards from it (원 is everywhere in
-# Korean text — 지원, 교원 — and almost never after a number, so this is much cheaper than scanning numbers)
-_CURRENCY = _first("원달UK", r"원|달러|USD|KRW")
-_AMOUNT_BEFORE = re.compile(r"(?<![\d,.])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(?P<unit>억|천만|백만|만|천)?\s?$")
-_AMOUNT_SYM = _first("$₩", r"(?P<sym>[$₩])\s?(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)")
-_DATE = _first(
-    "0-9JFMASOND", r"(?:(?P<y>\d{4})\s?년\s?)?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"
-    r"|(?P<y2>\d{4})[./-]\s?(?P<m2>\d{1,2})[./-]\s?(?P<d2>\d{1,2})\.?"
-    r"|(?P<mon>January|February|March|April|May|June|July|August|September|October|November|December)\s"
-    r"(?P<d3>\d{1,2}),?(?:\s(?P<y3>\d{4}))?"
-)
-_PERCENT = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s?(?:%|퍼센트|프로|percent\b)")
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-_UNIT = {"억": 100_000_000, "천만": 10_000_000, "백만": 1_000_000, "만": 10_000, "천": 1_000, None: 1}
+_CHECKED_KINDS = ("amount", "date", "percent")
 
 
 def extract_numbers(text: str) -> list[Entity]:
-    """Amounts (normalised to a number and currency), dates (YYYY-MM-DD / MM-DD) and percentages."""
+    """Amounts (normalised to a number and currency: "25000000krw"), full dates (YYYY-MM-DD / MM-DD) and
+    percentages, read by the one number parser (geunkeo.text.numbers): 2천5백만원 is 25,000,000 won."""
     out: list[Entity] = []
-    amounts: list[tuple[int, int, float, str]] = []
-    for c in _CURRENCY.finditer(text):
-        m = _AMOUNT_BEFORE.search(text, max(0, c.start() - 24), c.start())
-        if m:
-            value = float(m.group("num").replace(",", "")) * _UNIT[m.group("unit")]
-            amounts.append((m.start(), c.end(), value, "usd" if c.group(0) in ("달러", "USD") else "krw"))
-    for m in _AMOUNT_SYM.finditer(text):
-        amounts.append((m.start(), m.end(), float(m.group("num").replace(",", "")),
-                        "usd" if m.group("sym") == "$" else "krw"))
-    for start, end, value, cur in amounts:
-        shown = f"{value:.0f}" if value == int(value) else f"{value:g}"
-        out.append(Entity("amount", text[start:end], start, end, f"{shown}{cur}"))
-    for m in _DATE.finditer(text):
-        if m.group("m"):
-            y, mo, d = m.group("y"), int(m.group("m")), int(m.group("d"))
-        elif m.group("m2"):
-            y, mo, d = m.group("y2"), int(m.group("m2")), int(m.group("d2"))
-        else:
-            y, mo, d = m.group("y3"), _MONTHS.index(m.group("mon")) + 1, int(m.group("d3"))
-        if 1 <= mo <= 12 and 1 <= d <= 31:
-            out.append(Entity("date", m.group(0), m.start(), m.end(), f"{y + '-' if y else ''}{mo:02d}-{d:02d}"))
-    for m in _PERCENT.finditer(text):
-        out.append(Entity("percent", m.group(0), m.start(), m.end(), f"{float(m.group('num')):g}%"))
-    out.sort(key=lambda x: x.start)
+    for q in find_quantities(text):
+        if q.kind not in _CHECKED_KINDS or (q.kind == "date" and len(q.norm) == 7):  # 2024년 3월: no day
+            continue
+        out.append(Entity(q.kind, q.text, q.start, q.end, q.norm))
     return out
 
 

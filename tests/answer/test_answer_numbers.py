@@ -1,0 +1,26 @@
+"""The hallucination filter and the support checker read numbers with the same parser (issue: they disagreed)."""
+
+from __future__ import annotations
+
+from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.evaluate.support import Entity, entity_grounding, extract_entities
+
+
+def test_filter_reports_an_amount_the_context_writes_differently():
+    res = HallucinationFilter().apply("보상한도는 5백만원입니다.", ["보상한도는 2천5백만원"])
+    assert res.report.unverified == [{"kind": "amount", "value": "5백만원", "sentence": "보상한도는 5백만원입니다."}]
+    assert res.text == "보상한도는 5백만원입니다."  # reported, never edited
+
+
+def test_filter_accepts_the_same_amount_in_any_spelling():
+    for answer in ("보상한도는 2천5백만원입니다.", "보상한도는 25,000,000원입니다.", "보상한도는 2,500만 원입니다."):
+        assert HallucinationFilter().apply(answer, ["보상한도는 2천5백만원"]).report.unverified == []
+    assert HallucinationFilter().apply("수수료는 5백원입니다.", ["수수료는 500원"]).report.unverified == []
+
+
+def test_filter_and_support_checker_read_the_same_values():
+    ctx = "보상한도는 2천5백만원이며 자기부담금은 5백원이다."
+    assert Entity("number", "25000000", "원") in extract_entities(ctx)
+    assert Entity("number", "500", "원") in extract_entities(ctx)
+    assert entity_grounding(extract_entities("보상한도는 5백만원이다"), ctx)[1] == [Entity("number", "5000000", "원")]
+    assert entity_grounding(extract_entities("보상한도는 2,500만 원이다"), ctx)[1] == []
