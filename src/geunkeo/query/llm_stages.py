@@ -101,7 +101,8 @@ def _multi_query(plan: QueryPlan, llm: LLM, trace: Trace) -> list[str]:
     kept = [c for c in candidates if on_topic(c, texts, list(plan.bm25_terms), plan.lang)]
     if len(kept) < len(candidates):
         dropped = [c for c in candidates if c not in kept]
-        trace.decide("query.multi_query", f"dropped {len(dropped)} variants not in the question's language", dropped=dropped,
+        trace.decide("query.multi_query", f"dropped {len(dropped)} variants not in the question's language",
+                     dropped=dropped,
                      reason=f"no word in common with the question and not in its script (lang {plan.lang})")
     if not kept:
         raise LLMBadOutput(f"no variant shares a word or the script with the question: {candidates[:3]!r}")
