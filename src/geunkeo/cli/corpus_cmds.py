@@ -1,4 +1,8 @@
-"""`geunkeo corpus inspect` and `geunkeo corpus chunks`: what the loaders and chunkers make of your files."""
+"""`geunkeo corpus inspect` and `geunkeo corpus chunks`: what the loaders and chunkers make of your files.
+
+`inspect` also lists the chunks with instruction-like passages ("ignore previous instructions", "…라고 답하세요";
+recorded at chunking as `chunk.metadata["injection"]`): documents are data, and such a passage grounds nothing.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +32,8 @@ def inspect(
     paths: list[str] = typer.Argument(..., help="Files or folders (recursive)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
 ) -> None:
-    """Per document: format, language, version/date, chosen chunker, chunk count; failures with reasons; timing."""
+    """Per document: format, language, version/date, chosen chunker, chunk count; chunks with instruction-like
+    passages; failures with reasons; timing."""
     with user_errors():
         settings = load_settings().corpus
         trace = Trace()
@@ -36,13 +41,17 @@ def inspect(
         chunks = chunk_documents(docs, settings, trace)
     per_doc = Counter(c.doc_id for c in chunks)
     chosen = {d["doc_id"]: d["chunker"] for d in trace.decisions if d.get("decision") == "chunker"}
+    injections = [{"doc_id": c.doc_id, "chunk_id": c.chunk_id, "location": c.location, **found}
+                  for c in chunks for found in c.metadata.get("injection", ())]
+    flagged = Counter(c.doc_id for c in chunks if c.metadata.get("injection"))
     rows = [{"doc_id": doc.doc_id, "title": doc.title, "kind": doc.kind, "lang": doc.lang,
              "format": doc.metadata.get("format"), "version": doc.version, "date": doc.date,
-             "chars": len(doc.text), "chunker": chosen.get(doc.doc_id), "chunks": per_doc[doc.doc_id]}
+             "chars": len(doc.text), "chunker": chosen.get(doc.doc_id), "chunks": per_doc[doc.doc_id],
+             "injection_chunks": flagged[doc.doc_id]}
             for doc in docs]
     timing = {"load_ms": round(trace.timing("corpus.load"), 1), "chunk_ms": round(trace.timing("corpus.chunk"), 1)}
     if as_json:
-        typer.echo(json.dumps({"documents": rows, "chunks": len(chunks),
+        typer.echo(json.dumps({"documents": rows, "chunks": len(chunks), "injections": injections,
                                "failures": [f.__dict__ for f in failures], "timing": timing},
                               ensure_ascii=False, indent=2))
         return
@@ -54,6 +63,10 @@ def inspect(
     for r in rows:
         table.add_row(*(escape(str(r[c])) if r[c] is not None else "" for c in cols))
     console.print(table)
+    for i in injections:
+        console.print(f"[yellow]instruction-like text[/yellow] {escape(i['chunk_id'])} ({escape(i['location'])}): "
+                      f"{escape(i['kind'])} {escape(repr(i['text']))} [dim]— treated as data, grounds nothing[/dim]",
+                      highlight=False)
     for f in failures:
         console.print(f"[red]failed[/red] {escape(f.path)}: {escape(f.reason)}", highlight=False)
     console.print(f"load {timing['load_ms']} ms, chunk {timing['chunk_ms']} ms")

@@ -15,6 +15,7 @@ from geunkeo.corpus.loaders import REGISTRY as LOADERS
 from geunkeo.corpus.loaders import load_file
 from geunkeo.corpus.reflow import drop_running_lines, reflow_many, strip_page_numbers
 from geunkeo.errors import ConfigError, GeunkeoError
+from geunkeo.text.injection import detect_injections
 from geunkeo.trace import Trace
 
 __all__ = [
@@ -121,6 +122,12 @@ def chunk_document(doc: Document, settings: CorpusSettings | None = None, trace:
         trace.decide("corpus", "chunker", doc_id=doc.doc_id, chunker=chunker, reason=reason)
     chunks = get_chunker(chunker, settings).chunk(doc)
     _add_pages(doc, chunks)
+    for c in chunks:  # documents are data: record instruction-like passages on the chunk
+        if found := detect_injections(c.text):
+            c.metadata["injection"] = [{"kind": s.kind, "text": s.phrase} for s in found]
+            if trace is not None:
+                trace.decide("corpus", "instruction-like text", chunk_id=c.chunk_id,
+                             found=c.metadata["injection"])
     return chunks
 
 
