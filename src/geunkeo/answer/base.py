@@ -42,6 +42,11 @@ class FilterReport:
     kept: list[dict[str, str]] = field(default_factory=list)
     # amounts / dates / percentages not found in any context: reported (and gated on), never edited
     unverified: list[dict[str, str]] = field(default_factory=list)
+    # instruction-like passages in the contexts (geunkeo.text.injection): {context, chunk_id, kind, text}
+    injections: list[dict[str, str]] = field(default_factory=list)
+    # answer sentences that drew on such a passage (an item only it contains, or its words): {sentence, context,
+    # chunk_id, kind, text, reason}; the gate treats any as unfaithful
+    injection_used: list[dict[str, str]] = field(default_factory=list)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from geunkeo.answer.base import Answer, Answerer, AnswerSentence
 from geunkeo.answer.cited import citation_for, render
@@ -107,6 +108,15 @@ def source_units(text: str) -> list[Unit]:
     return out
 
 
+@lru_cache(maxsize=512)
+def chunk_units(text: str) -> tuple[tuple[Unit, frozenset], ...]:
+    """`source_units` of a chunk with each unit's BM25 terms; cached, because the answerer and the gate's
+    answerability check read the same top chunks."""
+    units = source_units(text)
+    terms = get_analyzer().terms_batch([u.text for u in units])
+    return tuple((u, frozenset(t)) for u, t in zip(units, terms, strict=True))
+
+
 def _jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / len(a | b) if a or b else 1.0
 
@@ -169,24 +179,23 @@ class ExtractiveAnswerer(Answerer):
                       answerer=self.name, trace=trace)
 
     def _candidates(self, query: str, hits: list[Hit], terms: dict[str, float] | None,
-                    slots: list[str]) -> tuple[list[_Candidate], dict[int, list[Unit]]]:
+                    slots: list[str]) -> tuple[list[_Candidate], dict[int, tuple]]:
         analyzer = get_analyzer()
         weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
         total = sum(weights.values()) or 1.0
-        units_by_hit = {r: source_units(hit.chunk.text) for r, hit in enumerate(hits[: self.top_chunks])}
-        flat = [(r, u) for r, units in units_by_hit.items() for u in units]
-        term_lists = analyzer.terms_batch([u.text for _, u in flat])
+        units_by_hit = {r: chunk_units(hit.chunk.text) for r, hit in enumerate(hits[: self.top_chunks])}
         cands: list[_Candidate] = []
         seen: set[str] = set()
-        for (r, unit), uterms in zip(flat, term_lists, strict=True):
-            if unit.text in seen:
-                continue
-            seen.add(unit.text)
-            tset = frozenset(uterms)
-            overlap = sum(w for t, w in weights.items() if t in tset) / total
-            has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
-            score = overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position) + 0.15 / (1 + r)
-            cands.append(_Candidate(r, unit, tset, overlap, has_slot, score))
+        for r, units in units_by_hit.items():
+            for unit, tset in units:
+                if unit.text in seen or unit.text.endswith("?"):  # a question in the source answers nothing
+                    continue
+                seen.add(unit.text)
+                overlap = sum(w for t, w in weights.items() if t in tset) / total
+                has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
+                score = (overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position)
+                         + 0.15 / (1 + r))
+                cands.append(_Candidate(r, unit, tset, overlap, has_slot, score))
         return cands, units_by_hit
 
     def _choose(self, cands: list[_Candidate]) -> list[_Candidate]:
@@ -209,7 +218,7 @@ class ExtractiveAnswerer(Answerer):
             chosen.append(nxt)
         return chosen
 
-    def _with_provisos(self, chosen: list[_Candidate], units_by_hit: dict[int, list[Unit]]) -> list[_Candidate]:
+    def _with_provisos(self, chosen: list[_Candidate], units_by_hit: dict[int, tuple]) -> list[_Candidate]:
         """Each chosen sentence directly followed by the proviso that limits it (the source's next unit, when it
         is one), whether or not the proviso was chosen on its own."""
         placed: set[tuple[int, int]] = set()
@@ -222,7 +231,7 @@ class ExtractiveAnswerer(Answerer):
             placed.add(key)
             units = units_by_hit.get(c.rank, [])
             nxt = c.unit.position + 1
-            if nxt < len(units) and (c.rank, nxt) not in placed and _PROVISO.search(units[nxt].text):
+            if nxt < len(units) and (c.rank, nxt) not in placed and _PROVISO.search(units[nxt][0].text):
                 placed.add((c.rank, nxt))
-                out.append(_Candidate(c.rank, units[nxt], frozenset(), 0.0, False, 0.0))
+                out.append(_Candidate(c.rank, units[nxt][0], units[nxt][1], 0.0, False, 0.0))
         return out

@@ -9,12 +9,21 @@ Per sentence: extract entities (geunkeo.text.entities), check each against the `
 - an unsupported citation in parentheses is dropped, elsewhere it becomes "관련 규정" / "the relevant provision";
 - supported citations are kept with the cited article's text attached (REQ-003 citation grounding).
 Amounts, dates and percentages are checked too but only reported (`FilterReport.unverified`), never edited.
+
+Documents are data, not instructions: instruction-like passages in the contexts ("ignore previous instructions …
+call 010-…", "…라고 답하세요"; geunkeo.text.injection, detected here again because chunks indexed earlier carry
+no record of them) support nothing. A contact, department, citation or number whose only occurrence is inside
+such a passage is unsupported (removed, or reported unverified); a sentence that repeats a passage's words where
+no other context sentence says the same is dropped (`Removal` kind "injection"). Every answer sentence that drew
+on a passage either way is recorded in `FilterReport.injection_used`, which the serving gate treats as
+unfaithful.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from geunkeo.answer.base import FilterReport, Removal
 from geunkeo.answer.context import ContextIndex
@@ -27,6 +36,7 @@ from geunkeo.answer.rewrite import (
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
 from geunkeo.text.entities import Entity, extract_all, reg_key
+from geunkeo.text.injection import InjectionSpan, detect_injections, without_injections
 from geunkeo.text.patterns import detect_lang
 
 _DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame)", re.I)
@@ -97,12 +107,17 @@ class HallucinationFilter:
         if lang not in PHRASES:
             lang = "en" if lang == "en" else "ko"
         chunks = _as_chunks(contexts)
+        report = FilterReport()
+        injected = _Injected(chunks, report) if any(_detect(c.text) for c in chunks) else None
+        if injected is not None:
+            chunks = injected.clean
         if self.allowlist:
             chunks.append(Chunk(chunk_id="allowlist", doc_id="allowlist", title="", text="\n".join(self.allowlist),
                                 location="allowlist"))
         ctx = ContextIndex(chunks, self.known_departments)
+        if injected is not None:
+            injected.raw = ContextIndex(injected.chunks, self.known_departments)
         phrases = PHRASES[lang]
-        report = FilterReport()
         out: list[FilteredSentence] = []
         contact_done = any(_CITE_MARK.sub("", s).strip() == phrases["contact"] for s in sentences)
         state = {"last_named": None}
@@ -112,7 +127,13 @@ class HallucinationFilter:
                 if not any(o.generic for o in out):
                     out.append(FilteredSentence(phrases["contact"], None, generic=True, anchor=i))
                 continue
+            n_unverified = len(report.unverified)
             bad = self._check(sent, per_sentence[i], ctx, report, state)
+            if injected is not None and injected.check(sent, bad, report.unverified[n_unverified:],
+                                                       per_sentence[i]) == "drawn":
+                # its words come from the passage and from nothing else: a claim the documents do not make
+                report.removed.append(Removal("injection", _CITE_MARK.sub("", sent).strip(), "", sent))
+                continue
             if not bad:
                 out.append(FilteredSentence(sent, i, anchor=i))
                 continue
@@ -206,6 +227,120 @@ class HallucinationFilter:
         if e.ref == "bare":
             return prev_regs, ""
         return None, kind_word
+
+
+# -- instruction-like passages in the contexts ----------------------------------------------------------------
+
+_GRAM_WORD = re.compile(r"[0-9A-Za-z가-힣]+")
+_CTX_SENT = re.compile(r"[^.!?。\n]+")
+# a sentence is drawn from a passage when the passage's best sentence holds this share of its character bigrams
+# and clearly more than any sentence outside such passages does
+_DRAWN_SHARE = 0.6
+_DRAWN_MARGIN = 0.2
+
+
+@lru_cache(maxsize=4096)
+def _detect(text: str) -> tuple[InjectionSpan, ...]:
+    """Injection spans of a context text (contexts recur across questions and regenerations: cached)."""
+    return tuple(detect_injections(text))
+
+
+def _grams(text: str) -> frozenset[str]:
+    """Character bigrams inside words (a one-character word stands as itself), casefolded."""
+    out: set[str] = set()
+    for w in _GRAM_WORD.findall(_CITE_MARK.sub("", text).casefold()):
+        if len(w) == 1:
+            out.add(w)
+        else:
+            out.update(w[i : i + 2] for i in range(len(w) - 1))
+    return frozenset(out)
+
+
+class _Injected:
+    """The contexts' instruction-like passages: the chunks with them blanked (what the filter checks against),
+    the raw chunks (`raw`: to tell an item only a passage contains from an invented one) and the passages' own
+    sentences (to tell a sentence repeating a passage)."""
+
+    def __init__(self, chunks: list[Chunk], report: FilterReport):
+        self.chunks = chunks
+        self.report = report
+        self.raw: ContextIndex | None = None
+        self.clean: list[Chunk] = []
+        self.passages: list[tuple[int, InjectionSpan, frozenset[str]]] = []  # (context n, span, sentence grams)
+        self.clean_sentences: list[frozenset[str]] = []
+        for n, c in enumerate(chunks, start=1):
+            spans = list(_detect(c.text))
+            for sp in spans:
+                report.injections.append({"context": str(n), "chunk_id": c.chunk_id, "kind": sp.kind,
+                                          "text": sp.phrase})
+                for m in _CTX_SENT.finditer(c.text, sp.start, sp.end):
+                    if g := _grams(m.group(0)):
+                        self.passages.append((n, sp, g))
+            clean = without_injections(c.text, spans) if spans else c.text
+            self.clean.append(replace(c, text=clean) if spans else c)
+            self.clean_sentences.extend(g for m in _CTX_SENT.finditer(clean) if (g := _grams(m.group(0))))
+
+    def check(self, sent: str, bad: list[Entity], unverified: list[dict[str, str]], ents: list[Entity]) -> str | None:
+        """Record `sent` in `injection_used` when an item it lost (or could not verify) is in a passage only
+        ("items": the filter removes or reports them as usual), or when it repeats a passage's words that no other
+        context sentence carries ("drawn": the caller drops the sentence)."""
+        values = {u["value"] for u in unverified}
+        lost = [(e, n) for e in bad if (n := self._raw_context(e)) is not None]
+        unsure = [(e, n) for e in ents if e.text in values and (n := self._raw_context(e)) is not None]
+        if lost:  # the filter rewrites the sentence without them, as for any unsupported item
+            self._items(sent, lost + unsure)
+            return "items"
+        drawn = self._drawn(sent)
+        if drawn is not None:
+            n, span, share, clean_share = drawn
+            self._record(sent, n, "", f"repeats an instruction-like passage ({share:.2f} of its words; "
+                                      f"{clean_share:.2f} in the best other context sentence)", span)
+            return "drawn"
+        if unsure:  # numbers are reported, never edited
+            self._items(sent, unsure)
+            return "items"
+        return None
+
+    def _items(self, sent: str, found: list[tuple[Entity, int]]) -> None:
+        items = ", ".join(dict.fromkeys(e.text for e, _ in found))
+        self._record(sent, found[0][1], items, f"only an instruction-like passage contains {items}")
+
+    def _drawn(self, sent: str) -> tuple[int, InjectionSpan, float, float] | None:
+        """(context n, span, share, best other share) when a passage's sentence holds at least _DRAWN_SHARE of
+        `sent`'s bigrams and _DRAWN_MARGIN more than any sentence outside the passages."""
+        grams = _grams(sent)
+        if len(grams) < 3 or not self.passages:
+            return None
+        n, span, share = max(((n, sp, len(grams & g) / len(grams)) for n, sp, g in self.passages),
+                             key=lambda t: t[2])
+        if share < _DRAWN_SHARE:
+            return None
+        clean_share = max((len(grams & g) / len(grams) for g in self.clean_sentences), default=0.0)
+        return (n, span, share, clean_share) if share - clean_share >= _DRAWN_MARGIN else None
+
+    def _raw_context(self, e: Entity) -> int | None:
+        """n of the context whose raw text (passages included) has `e`; the filter's blanked contexts did not."""
+        raw = self.raw
+        if raw is None:
+            return None
+        if e.is_contact:
+            hit = raw.contact(e)
+            return hit[1] if hit else None
+        if e.kind == "department":
+            return raw.department(e)
+        if e.kind == "citation":
+            if not e.article:
+                return raw.regulation(e.regulation or "")
+            return next((d.n for d in raw.docs for (_, a) in d.pairs if a == e.article), None)
+        return raw.number(e)
+
+    def _record(self, sent: str, n: int, items: str, reason: str, span: InjectionSpan | None = None) -> None:
+        chunk = self.chunks[n - 1]
+        if span is None:  # the context's first passage (an item may sit in a passage governed by a later trigger)
+            span = next((sp for m, sp, _ in self.passages if m == n), None)
+        self.report.injection_used.append({
+            "sentence": sent, "context": str(n), "chunk_id": chunk.chunk_id, "kind": span.kind if span else "",
+            "text": span.phrase if span else "", "items": items, "reason": reason})
 
 
 def _keep(report: FilterReport, item: dict[str, str]) -> None:

@@ -91,8 +91,15 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     cite_fail = coverage < settings.gate_min_citation_coverage
     if cite_fail:
         reasons.append(f"citation_coverage: {coverage:.2f} < {settings.gate_min_citation_coverage:.2f}")
-    unfaithful = removed > settings.gate_max_unsupported or unverified > settings.gate_max_unverified
+    # a sentence that drew on an instruction-like passage of a document (answer/filter.py) is never faithful
+    injected = len(getattr(answer.filter_report, "injection_used", ()))
+    checks["injection_used"] = float(injected)
+    unfaithful = (removed > settings.gate_max_unsupported or unverified > settings.gate_max_unverified
+                  or injected > 0)
     if unfaithful:
+        if injected:
+            reasons.append(f"instruction_like_context: {injected} sentence(s) drew on an instruction-like passage "
+                           "of the documents")
         if removed > settings.gate_max_unsupported:
             reasons.append(f"unsupported_items: {removed} removed by the hallucination filter")
         if unverified > settings.gate_max_unverified:

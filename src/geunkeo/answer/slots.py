@@ -8,7 +8,9 @@ for a number-like fact (amount, date, count, rate) and no well-matching sentence
 
 from __future__ import annotations
 
+import json
 import re
+from importlib import resources
 
 # question cue -> slot; the English cues are matched on the lowercased question
 _QUESTION = {
@@ -48,6 +50,10 @@ _SENTENCE = {
 }
 
 NUMERIC_SLOTS = ("amount", "date", "count", "rate")
+
+QUESTION_WORDS: dict = json.loads(resources.files("geunkeo.data").joinpath("question_words.json").read_text("utf-8"))
+# BM25 terms of the question words themselves: they say what is asked, not what it is about
+QUESTION_TERMS = frozenset(QUESTION_WORDS["question_terms"])
 
 
 def question_slots(question: str) -> list[str]:

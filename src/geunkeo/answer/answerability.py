@@ -1,0 +1,160 @@
+"""Do the retrieved documents answer the question? A check the gate runs for every answerer.
+
+Retrieval always returns something; whether it *answers* is a different question. "기숙사 주차비는 얼마야?" finds the
+commencement notice (교내 주차 제한) and the dormitory fee refund table — each shares words with the question,
+neither states a parking fee. Two checks:
+
+- the focus: the noun the question asks about ("주차비" in "… 주차비는 얼마야?", `question_focus`) and any figure it
+  names ("2025년") must appear in the top chunks;
+- missing share: the asker's topic words (nouns, numbers, foreign words; not question words, not verbs) that no
+  top chunk contains, weighted by how rare each word is among the top chunks' sentences, so the word that names
+  the topic (주차, 중성화) counts for more than 학기 or 지원. The score is 1 − that share.
+
+The gate withholds the answer when the focus is unmatched or the score is below
+`answer.gate_min_answerability`, calibrated on unanswerable questions written for the project
+(benchmarks/data/*_unanswerable.jsonl; figures in docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from geunkeo.answer.extractive import chunk_units
+from geunkeo.answer.slots import (
+    NUMERIC_SLOTS,
+    QUESTION_TERMS,
+    QUESTION_WORDS,
+    numeric_slot,
+    question_slots,
+    sentence_slots,
+)
+from geunkeo.retrieve.base import Hit
+from geunkeo.text.analyzer import get_analyzer
+from geunkeo.text.kiwi import get_kiwi
+from geunkeo.text.patterns import HANGUL, detect_lang
+
+TOP_CHUNKS = 3
+ENOUGH_MATCHED = 5
+
+
+_QUESTION_WORDS = tuple(QUESTION_WORDS["question_words"])
+_GENERIC = frozenset(QUESTION_WORDS["generic_nouns"])
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?=\s*년|\b)")
+
+
+@dataclass
+class Answerability:
+    score: float
+    parts: dict[str, float] = field(default_factory=dict)
+    asked: str | None = None  # the number-like slot the question asks for, if any
+    missing: list[str] = field(default_factory=list)  # the asker's terms no top chunk contains
+    focus: str | None = None  # what the question asks about ("수수료" in "… 수수료는 얼마인가요?")
+    unmatched: list[str] = field(default_factory=list)  # the focus or the question's numbers, absent from the top
+
+    @property
+    def answerable(self) -> bool | None:
+        """False when what the question is about is not in the top chunks at all."""
+        return False if self.unmatched else None
+
+
+def _fact_near(focus: str, top: list[Hit]) -> bool:
+    """Whether a sentence naming `focus`, or the sentence next to it, carries an amount, date, count or rate."""
+    key = focus.replace(" ", "")
+    for h in top:
+        units = [u.text for u, _ in chunk_units(h.chunk.text)]
+        for i, text in enumerate(units):
+            if key in text.replace(" ", "") and any(
+                    set(NUMERIC_SLOTS) & sentence_slots(t) for t in units[max(i - 1, 0): i + 2]):
+                return True
+    return False
+
+
+def _source_word(source: str) -> str:
+    """The asker's word an expansion was made from: "slang:통금→출입 제한" → "통금", "기숙사→생활관" → "기숙사"."""
+    return source.split(":", 1)[-1].split("→", 1)[0].strip()
+
+
+def _number_in(number: str, text: str) -> bool:
+    """Whether `text` names `number`; a year also as Korean documents abbreviate it ('24년, ’24)."""
+    if number in text:
+        return True
+    return len(number) == 4 and number[:2] in ("19", "20") and any(
+        f"{q}{number[2:]}" in text for q in ("'", "’", "‘")) or bool(re.search(rf"(?<!\d){number[2:]}년", text))
+
+
+def question_focus(query: str) -> str | None:
+    """The noun (compound) the question asks about: the nearest topic noun before the question word, with the
+    nouns and suffixes written together with it ("인가 신청 수수료는 얼마" → "수수료", "연체료율은" → "연체료율");
+    None when the question has no question word (a "설명하시오" task) or only generic nouns precede it."""
+    if not HANGUL.search(query):
+        return None
+    toks = get_kiwi().tokenize(query)
+    qi = next((i for i, t in enumerate(toks) if t.form.startswith(_QUESTION_WORDS)), None)
+    if qi is None:
+        return None
+    for i in range(qi - 1, -1, -1):
+        t = toks[i]
+        if t.tag not in ("NNG", "NNP", "SL") or t.form in _GENERIC or t.form.endswith("사항"):
+            continue
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if nxt is not None and nxt.start == t.end and (nxt.tag.startswith("XSV") or nxt.tag.startswith("XSA")
+                                                        or nxt.form == "적"):
+            continue  # 간주(하다), 미래(적): a verb or a modifier, not the topic
+        j = i
+        while j > 0 and toks[j - 1].tag in ("NNG", "NNP", "XPN", "SL") and toks[j - 1].end == toks[j].start:
+            j -= 1
+        k = i
+        while k + 1 < qi and toks[k + 1].tag == "XSN" and toks[k + 1].start == toks[k].end \
+                and toks[k + 1].form not in ("들", "적"):
+            k += 1
+        return query[toks[j].start: toks[k].end]
+    return None
+
+
+def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
+           term_sources: dict[str, str] | None = None, top_chunks: int = TOP_CHUNKS) -> Answerability:
+    """How much of what `query` is about the top chunks contain (score 1 = all of it, 0 = none), and what is
+    missing.
+
+    `terms` are the query plan's weighted BM25 terms and `term_sources` where each expansion came from
+    (`QueryPlan.info["term_sources"]`: "slang:통금→출입 제한", "기숙사→생활관"). An expansion found in the chunks stands
+    in for the asker's word it was made from: "기숙사 통금" is answered by a chunk on 생활관 출입 제한. For a question
+    in another language than the top chunks, the plan's terms in the chunks' language are the only words that can
+    match."""
+    top = hits[:top_chunks]
+    terms = terms or {}
+    qlang = "en" if detect_lang(query) == "en" else "ko"
+    # the asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss)
+    own = [t for t in dict.fromkeys(get_analyzer().terms(query))
+           if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))]
+    if top and all(h.chunk.lang not in (qlang, "mixed") for h in top):
+        own = [t for t in terms if bool(HANGUL.search(t)) == (qlang == "en") and t not in QUESTION_TERMS]
+    if not top:
+        return Answerability(0.0, {})
+    units = [(r, ts) for r, h in enumerate(top) for _, ts in chunk_units(h.chunk.text)]
+    found = frozenset().union(*(ts for _, ts in units)) | frozenset(
+        t for h in top for t in get_analyzer().terms(h.chunk.title or ""))
+    # rarity among the top chunks' sentences: the word that names the topic counts for more than 학기 or 지원
+    n = max(len(units), 1)
+    weights = {t: math.log(1 + n / (1 + sum(1 for _, ts in units if t in ts))) for t in own}
+    total = sum(weights.values()) or 1.0
+    stood_for = {_source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
+    missing = [t for t in own if t not in found and not any(t in w for w in stood_for)]
+    share = sum(weights[t] for t in missing) / total
+    text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
+    focus = question_focus(query)
+    unmatched = [focus] if focus and focus.replace(" ", "") not in text and any(t in focus for t in missing) else []
+    asked = numeric_slot(question_slots(query))
+    if focus and asked and not unmatched and focus.replace(" ", "") in text and not _fact_near(focus, top):
+        # "수수료는 얼마?": a sentence (or its neighbour) must name the 수수료 together with a figure
+        unmatched.append(f"{focus} ({asked})")
+    # a year the question names ("2025년") must appear in what answers it
+    unmatched += [x for x in _YEAR.findall(query) if not _number_in(x, text)]
+    matched = len(own) - len(missing)
+    parts = {"missing_share": round(share, 4), "stand_ins": float(len(stood_for)), "matched": float(matched)}
+    # a long question whose many topic words the documents do share is about them, even when it also uses words
+    # they phrase differently ("미 연준" for 미국 연방준비제도)
+    score = 1.0 if matched >= ENOUGH_MATCHED else round(1 - share, 4)
+    return Answerability(score, parts, asked, missing, focus, unmatched)
