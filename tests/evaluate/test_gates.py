@@ -127,12 +127,10 @@ def test_unknown_profile_and_flag_record():
     assert rec["review_status"]["in_queue"] is False and rec["review_result"]["completed"] is False
 
 
-def test_serving_action_follows_seed_3_2():
+def test_serving_action_is_the_live_gates_not_a_second_policy():
+    # the evaluation records what the one serving gate (answer/gate.py) did; failing P0 metrics flag the case
+    # for review but do not invent another serving decision
     dev = load_profile("dev")
-    assert assign_flag(_m(**GOOD), [], dev).serving_action == "answer"
-    assert assign_flag(_m(**{**GOOD, "citation_coverage": 0.5}), [], dev).serving_action == "warn"
-    assert assign_flag(_m(**{**GOOD, "citation_coverage": 0.5, "faithfulness": 0.5}), [], dev).serving_action == (
-        "regenerate")
-    assert assign_flag(_m(**GOOD), [Claim("c1", "x", supported=False)], dev).serving_action == "regenerate"
-    assert assign_flag(_m(**{**GOOD, "context_recall": 0.2}), [], dev).serving_action == "escalate"
-    assert assign_flag(_m(**{**GOOD, "factual_correctness": None}), [], dev).serving_action == "escalate"
+    assert assign_flag(_m(**GOOD), [], dev).serving_action == "none"
+    assert assign_flag(_m(**{**GOOD, "context_recall": 0.2}), [], dev, served="answer").serving_action == "answer"
+    assert assign_flag(_m(**GOOD), [], dev, served="escalate").serving_action == "escalate"

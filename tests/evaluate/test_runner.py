@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from geunkeo.answer.base import Answer, AnswerSentence, Citation, FilterReport, Removal
+from geunkeo.answer.base import Answer, AnswerSentence, Citation, FilterReport, GateDecision, Removal
 from geunkeo.config import Settings
 from geunkeo.corpus.base import Chunk
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
@@ -39,8 +39,9 @@ def _pipeline():
     def answer(case, hits, info):
         text = PLAN[case.query][1]
         removed = [Removal("phone", "02-123-4567", "해당 부서에 문의", text)] if case.id == "q-halluc" else []
+        gate = GateDecision("warn" if removed else "escalate" if case.id == "q-norecall" else "answer")
         return Answer(case.query, text, case.lang, [AnswerSentence(text, [Citation(1, hits[0].chunk_id, "")])],
-                      contexts=hits, filter_report=FilterReport(removed=removed), answerer="test")
+                      contexts=hits, filter_report=FilterReport(removed=removed), answerer="test", gate=gate)
 
     def metrics(case, ans, hits):
         _, _, recall, faith, fact, cite, support = PLAN[case.query]
@@ -139,8 +140,8 @@ def test_same_seed_same_queue(tmp_path):
 def test_serving_simulation_in_summary(tmp_path):
     run = evaluate_cases(_cases(), _pipeline(), Settings(), tmp_path / "run", eval_id="e")
     ex = run.summary["executive"]
-    # halluc → regenerate (hallucinated claim); norecall → escalate; ok, en → answer
-    assert ex["serving_actions"] == {"answer": 2, "regenerate": 1, "escalate": 1}
+    # the live gate's actions as the answers carry them (halluc → warn, norecall → escalate, ok, en → answer)
+    assert ex["serving_actions"] == {"answer": 2, "warn": 1, "escalate": 1}
     assert ex["deflection_rate"] == 0.25
 
 

@@ -80,7 +80,9 @@ class FlagOutcome:
     checks: list[GateCheck] = field(default_factory=list)
     hallucinated_claims: list[str] = field(default_factory=list)
     full_review: bool = False  # CRITICAL, disagreement or a P0 not computable
-    serving_action: str = "answer"  # what the seed §3.2 real-time gate would do with this answer
+    # what the live serving gate did with this answer (answer/gate.py `decide`: the one policy `ask`, the server
+    # and this evaluation share, so their figures agree); "none" when no answer was produced
+    serving_action: str = "none"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -133,8 +135,10 @@ def _check(rule: Rule, priority: str, result: MetricResult | None) -> GateCheck:
     return GateCheck(rule.metric, priority, rule.code, rule.op, rule.threshold, value, status, rule.mode)
 
 
-def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: GateProfile) -> FlagOutcome:
-    """Flag one case from its metrics and answer claims (see the module docstring for the rules)."""
+def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: GateProfile,
+                served: str = "none") -> FlagOutcome:
+    """Flag one case from its metrics and answer claims (see the module docstring for the rules); `served` is the
+    live serving gate's action on the answer, recorded as is."""
     level = "PASSED"
     reasons: list[str] = []
     notes: list[str] = []
@@ -184,21 +188,7 @@ def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: 
     if level == "CRITICAL":
         full_review = True
     return FlagOutcome(Flag(level, reasons, notes), checks, hallucinated, full_review,
-                       serving_action(checks, bool(hallucinated)))
-
-
-def serving_action(checks: list[GateCheck], hallucinated: bool = False) -> str:
-    """The seed §3.2 operational gate, simulated: all P0 pass → "answer"; only citation coverage short →
-    "warn" (answer + insufficient-evidence notice); faithfulness short or a hallucinated claim →
-    "regenerate"; anything else → "escalate" (hand over to a person). Not computable counts as not passed."""
-    failing = {c.metric for c in checks if c.priority == "P0" and c.status != "pass"}
-    if not failing and not hallucinated:
-        return "answer"
-    if failing == {"citation_coverage"} and not hallucinated:
-        return "warn"
-    if "faithfulness" in failing or hallucinated:
-        return "regenerate"
-    return "escalate"
+                       served)
 
 
 def flag_record(eval_id: str, query_id: str, timestamp: str, outcome: FlagOutcome,

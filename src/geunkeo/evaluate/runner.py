@@ -223,7 +223,8 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         claims = claims_of(metrics, ans, pipeline.check_claims)
         t["metrics"] = (time.perf_counter() - t0) * 1000
         t.update(pipeline.stage_ms)
-        rows.append((case, hits, ans, metrics, claims, assign_flag(metrics, claims, profile), t))
+        served = ans.gate.action if ans is not None and ans.gate is not None else "none"
+        rows.append((case, hits, ans, metrics, claims, assign_flag(metrics, claims, profile, served), t))
         if progress:
             progress(i, len(cases), case.id)
 

@@ -95,7 +95,7 @@ def executive(records: Sequence[dict[str, Any]], review: dict[str, Any] | None) 
         "review_completion_rate": (review or {}).get("completion_rate"),
         "review_agreement_rate": (review or {}).get("agreement_rate"),
         "claims": len(claims),
-        # seed §3.2 gate simulated on every case; deflection = share handed to a person
+        # the live serving gate's action on every case (answer/gate.py); deflection = share handed to a person
         "serving_actions": dict(Counter(r.get("serving_simulation", "?") for r in records)),
         "deflection_rate": _rate(sum(1 for r in records if r.get("serving_simulation") == "escalate"), n),
         "targets": {k: {"op": op, "value": v} for k, (op, v) in EXEC_TARGETS.items()},
