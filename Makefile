@@ -26,6 +26,8 @@ lint: install
 
 bench: install
 	$(BIN)/python benchmarks/retrieval.py --dataset ../shared/datasets/autorag-ko --split dev
+	$(BIN)/python benchmarks/answers.py --dataset ../shared/datasets/autorag-ko --split dev \
+		--unanswerable benchmarks/data/autorag_ko_unanswerable.jsonl
 
 # Optional local LLM, not part of install/demo/test. llama-cpp-python (version pinned by the `llamacpp` extra in
 # pyproject.toml) builds from source, CPU only (~7 min on 2 cores); pip keeps the built wheel in its cache, so

@@ -9,7 +9,7 @@ logging.getLogger("geunkeo").addHandler(logging.NullHandler())
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "open_index", "build_index"]
+__all__ = ["__version__", "ask", "build_index", "open_index"]
 
 
 def open_index(path, settings=None):
@@ -24,3 +24,13 @@ def build_index(paths, index_dir, settings=None, **kwargs):
     from geunkeo.index.builder import build_index as _build
 
     return _build(paths, index_dir, settings=settings, **kwargs)
+
+
+def ask(question, index, k=5, settings=None, **kwargs):
+    """Answer `question` from an index (a directory or `open_index(...)`): `geunkeo.ask("휴학 최대 몇 학기?", DIR)`.
+
+    Returns an `Answer`: `.text` with [n] citations, `.sentences`, `.contexts` (the cited chunks), `.gate` (answer,
+    warn or escalate, and why). Extractive unless an LLM is configured (`answerer="llm"`, `llm=`)."""
+    from geunkeo.answer.pipeline import ask as _ask
+
+    return _ask(question, index, settings, k=k, **kwargs)

@@ -52,3 +52,12 @@ def test_min_relative_overlap_drops_sentences_far_below_the_best():
     strict = ExtractiveAnswerer(AnswerSettings(extractive_min_relative_overlap=0.5)).answer(
         "휴학 기간 통산", [Hit(chunk=chunk, score=1.0)], terms=terms)
     assert "등록금" in loose.text and "등록금" not in strict.text and "통산 3년" in strict.text
+
+
+def test_a_chosen_proviso_comes_after_the_sentence_it_limits():
+    text = ("신입생은 입학 첫 학기에 일반휴학을 할 수 없다.\n"
+            "다만, 질병으로 인한 휴학은 첫 학기에도 할 수 있다.")
+    chunk = Chunk("r#제16조", "r", "학칙", text, "학칙 제16조(휴학의 제한)")
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("질병 휴학은 첫 학기에도 가능?", [Hit(chunk=chunk, score=1.0)])
+    assert [s.text for s in ans.sentences] == ["신입생은 입학 첫 학기에 일반휴학을 할 수 없다.",
+                                               "다만, 질병으로 인한 휴학은 첫 학기에도 할 수 있다."]

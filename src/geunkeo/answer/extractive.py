@@ -37,8 +37,9 @@ NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못
 _BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo](?=\s+[가-힣]))\s*")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 # a quoted remark ("“…”라고 말했다" aside): the speaker's words, not the document's statement
-_QUOTED = re.compile(r"^[\"“‘'「『<]")
+_QUOTED = re.compile(r"^(?:[\"“「『<]|['‘](?!\d))")
 _SOURCE_NOTE = re.compile(r"^(?:자료|출처|주\)|주:|주\s?\d\)|Source|Note)\s*[:：)]?", re.I)
+_PROVISO_LEAD = re.compile(r"^(?:단[,\s]|다만|However|Provided that)", re.I)
 _PROVISO = re.compile(r"^(?:단[,\s]|다만|However|Provided|This does not apply|but\b)|그러하지\s?아니|제외한다|예외로", re.I)
 _ENDED = re.compile(r"(?:[.!?。]|[다요함음임됨])[\"'”’)\]]*$")
 
@@ -220,18 +221,26 @@ class ExtractiveAnswerer(Answerer):
 
     def _with_provisos(self, chosen: list[_Candidate], units_by_hit: dict[int, tuple]) -> list[_Candidate]:
         """Each chosen sentence directly followed by the proviso that limits it (the source's next unit, when it
-        is one), whether or not the proviso was chosen on its own."""
+        is one), whether or not the proviso was chosen on its own; a chosen proviso ("다만, …") is preceded by the
+        sentence it limits."""
         placed: set[tuple[int, int]] = set()
         out: list[_Candidate] = []
+
+        def place(rank: int, pos: int, cand: _Candidate | None = None) -> None:
+            unit, terms = units_by_hit[rank][pos]
+            out.append(cand or _Candidate(rank, unit, terms, 0.0, False, 0.0))
+            placed.add((rank, pos))
+
         for c in chosen:
             key = (c.rank, c.unit.position)
             if key in placed:
                 continue
-            out.append(c)
-            placed.add(key)
-            units = units_by_hit.get(c.rank, [])
+            units = units_by_hit.get(c.rank, ())
+            prev = c.unit.position - 1
+            if _PROVISO_LEAD.match(c.unit.text) and prev >= 0 and (c.rank, prev) not in placed:
+                place(c.rank, prev)
+            place(c.rank, c.unit.position, c)
             nxt = c.unit.position + 1
             if nxt < len(units) and (c.rank, nxt) not in placed and _PROVISO.search(units[nxt][0].text):
-                placed.add((c.rank, nxt))
-                out.append(_Candidate(c.rank, units[nxt][0], units[nxt][1], 0.0, False, 0.0))
+                place(c.rank, nxt)
         return out
