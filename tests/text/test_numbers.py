@@ -73,6 +73,12 @@ def test_dates(text, norm):
     assert parse_number(text) is None
 
 
+def test_the_end_of_a_date_range_without_its_year():
+    text = "정규 등록: 2025. 2. 24.(월) ~ 2. 28.(금) 16:00, 추가 등록 2025. 3. 4.(화) ~3. 7.(금)"
+    assert [q.norm for q in find_quantities(text) if q.kind == "date"] == [
+        "2025-02-24", "02-28", "2025-03-04", "03-07"]
+
+
 def test_quantities_in_running_text_in_order_without_overlaps():
     text = "2024년 3월 15일까지 등록금의 30%를 반환하며 수수료는 1만 원, 최대 1,000,000원; March 5, 2024."
     assert [(q.kind, q.norm, q.text) for q in find_quantities(text)] == [
@@ -91,6 +97,8 @@ def test_quantities_in_running_text_in_order_without_overlaps():
     ("3만 2024년", [("number", "30000"), ("count", "2024년")]),  # digits after a space join only before a unit
     ("세 번째 학생은 두 명", [("count", "2명")]),  # an ordinal is not a count
     ("1,2학기", [("number", "1"), ("count", "2학기")]),
+    ("C+ 이하 과목에 한해 재수강한다", []),  # 에 한해 = "limited to", not one year (한 해)
+    ("한 해 동안", [("count", "1년")]),
 ])
 def test_what_is_not_read_as_a_number(text, expected):
     assert [(q.kind, q.norm) for q in find_quantities(text)] == expected

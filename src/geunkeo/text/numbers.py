@@ -118,8 +118,9 @@ _BARE = _first(_UNITS_KO, r"(?<![가-힣\d.,])(?P<num>[십백천]?[만억조]|[�
 _NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
 _NATIVE_UNIT = {"명": "명", "개": "개", "번": "회", "회": "회", "살": "세", "달": "개월", "해": "년", "학기": "학기",
                 "가지": "가지"}
-_COUNTER = _first("한두세네다여일아열", r"(?<![가-힣])(?P<n>다섯|여섯|일곱|여덟|아홉|한|두|세|네|열)\s?(?P<unit>학기|가지|명|개|번|회|살|달|해)"
-                 r"(?!째)")
+# 해 (year) only after a space: "에 한해" is "limited to", not one year
+_COUNTER = _first("한두세네다여일아열", r"(?<![가-힣])(?P<n>다섯|여섯|일곱|여덟|아홉|한|두|세|네|열)"
+                  r"(?:\s?(?P<unit>학기|가지|명|개|번|회|살|달)|\s(?P<year>해))(?!째)")
 _FRACTION = _first("0-9", r"(?<![\d.])(?P<den>\d+)\s?분의\s?(?P<num>\d+)(?![\d.])")
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december"]
@@ -129,7 +130,9 @@ _DATE = _first(
     r"|(?<![\d.])(?P<y2>\d{4})[./-]\s?(?P<m2>\d{1,2})[./-]\s?(?P<d2>\d{1,2})(?!\d)\.?"
     rf"|\b(?P<mon>{_MON})\s(?P<d3>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s(?P<y3>\d{{4}})\b)?"
     rf"|(?<![\d.])(?P<d4>\d{{1,2}})(?:st|nd|rd|th)?\s(?P<mon4>{_MON})\b(?:,?\s(?P<y4>\d{{4}})\b)?"
-    r"|(?<!\d)(?P<y5>\d{4})\s?년\s?(?P<m5>\d{1,2})\s?월(?!\s?\d)",
+    r"|(?<!\d)(?P<y5>\d{4})\s?년\s?(?P<m5>\d{1,2})\s?월(?!\s?\d)"
+    # the end of a range whose start has the year: "2025. 2. 24.(월) ~ 2. 28.(금)"
+    r"|(?:(?<=~)|(?<=~\s))(?P<m6>\d{1,2})\.\s?(?P<d6>\d{1,2})\.",
     re.I,
 )
 
@@ -182,8 +185,10 @@ def _dates(text: str) -> list[Quantity]:
             y, mo, d = m.group("y3"), _MONTHS.index(m.group("mon").lower()) + 1, int(m.group("d3"))
         elif m.group("mon4"):
             y, mo, d = m.group("y4"), _MONTHS.index(m.group("mon4").lower()) + 1, int(m.group("d4"))
-        else:
+        elif m.group("m5"):
             y, mo, d = m.group("y5"), int(m.group("m5")), None
+        else:
+            y, mo, d = None, int(m.group("m6")), int(m.group("d6"))
         if not _valid_date(mo, d):
             continue
         norm = f"{y}-{mo:02d}" if d is None else f"{y + '-' if y else ''}{mo:02d}-{d:02d}"
@@ -231,7 +236,7 @@ def _find(text: str) -> tuple[Quantity, ...]:
         if any(q.start < m.end() and m.start() < q.end for q in found):
             continue
         found.append(_quantity("count", m.group(0), m.start(), m.end(), Decimal(_NATIVE[m.group("n")]),
-                               _NATIVE_UNIT[m.group("unit")]))
+                               _NATIVE_UNIT[m.group("unit") or m.group("year")]))
     found.sort(key=lambda q: q.start)
     return tuple(found)
 
