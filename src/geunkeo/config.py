@@ -124,6 +124,13 @@ class AnswerSettings(BaseModel):
     gate_max_unverified: int = 0  # amounts/dates/percentages in the answer that no context contains
     departments_file: str | None = None  # one organisation name per line, recognised by the filter
     allowlist_file: str | None = None  # contacts/names always accepted (main phone, website), one per line
+    # Claim-by-claim verification of every answer (answer/verify.py): unsupported or contradicted sentences are
+    # removed; an LLM answer with no supported, cited sentence left falls back to the extractive answer.
+    verify: bool = True
+    verify_judge: bool = False  # also ask the LLM judge about sentences the rules and the checker decided
+    # the gate regenerates (LLM) or escalates when fewer than this share of the checked sentences is supported,
+    # and escalates when none is
+    gate_min_supported_share: float = 0.5
 
 
 class EvaluateSettings(BaseModel):

@@ -141,7 +141,11 @@ def test_ask_with_a_local_openai_compatible_server(tmp_path):
     finally:
         server.shutdown()
     assert ans.answerer == "llm" and ans.fallback is None
-    assert ans.text == f"복학 신청은 학사지원팀(02-880-1234)에 합니다 [1]. 문의는 담당 부서로 하세요 [1]. {CONTACT}"
+    # the filter rewrites the invented office out ("문의는 담당 부서로 하세요"); the verification then removes that
+    # sentence, which its chunk does not support
+    assert ans.text == f"복학 신청은 학사지원팀(02-880-1234)에 합니다 [1]. {CONTACT}"
+    assert [(c.text, c.removed) for c in ans.verification.sentences] == [
+        ("복학 신청은 학사지원팀(02-880-1234)에 합니다.", False), ("문의는 담당 부서로 하세요.", True)]
     assert _OpenAIProtocol.seen[0]["model"] == "local-test"
     assert ans.trace.llm_calls[0]["provider"] == "openai-compatible"
 

@@ -79,7 +79,10 @@ def test_default_pipeline_is_extractive_cited_and_answered():
     assert ans.gate.action == "answer"
     assert ans.gate.checks["citation_coverage"] == 1.0
     assert ans.filter_report.removed == []
-    assert [s.name for s in ans.trace.stages] == ["answer.generate", "answer.filter", "answer.gate"]
+    assert [s.name for s in ans.trace.stages] == ["answer.generate", "answer.filter", "answer.verify", "answer.gate"]
+    # extractive sentences quote their chunks: every one is verified by the verbatim fast path, none removed
+    assert {c.method for c in ans.verification.sentences} == {"verbatim"}
+    assert ans.verification.removed == 0 and ans.gate.checks["verify_supported_share"] == 1.0
 
 
 def test_llm_answer_with_invented_contact_is_filtered_then_regenerated_once():
@@ -103,12 +106,23 @@ def test_llm_answer_with_invented_contact_is_filtered_then_regenerated_once():
 
 
 def test_second_generation_still_inventing_is_shown_filtered_with_a_warning():
-    bad = "신청은 학술연구지원팀(02-1234-5678)에 하세요 [1]."
+    bad = "휴학은 학기 개시일부터 30일 이내에 학술연구지원팀(02-1234-5678)에 신청하여야 합니다 [1]."
     ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), Settings(), llm=ScriptedLLM([bad, bad]))
     assert ans.gate.action == "warn" and ans.gate.regenerated
-    assert ans.text == f"{WARNING['ko']} 신청은 담당 부서에 하세요 [1]. {CONTACT}"
+    assert ans.text == f"{WARNING['ko']} 휴학은 학기 개시일부터 30일 이내에 담당 부서에 신청하여야 합니다 [1]. {CONTACT}"
     assert [(r.kind, r.value) for r in ans.filter_report.removed] == [
         ("department", "학술연구지원팀"), ("phone", "02-1234-5678")]
+    assert [c.verdict for c in ans.verification.sentences] == ["supported"]  # the filtered sentence still holds
+
+
+def test_llm_answer_filtered_down_to_nothing_supported_falls_back_to_extractive():
+    llm = ScriptedLLM(["신청은 학술연구지원팀(02-1234-5678)에 하세요 [1]."])
+    ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), Settings(), llm=llm)
+    assert len(llm.calls) == 1  # no regeneration: the extractive answer replaces it
+    assert ans.answerer == "extractive" and ans.fallback.startswith("the LLM answer had no sentence supported")
+    assert "담당 부서" not in ans.text and "02-1234-5678" not in ans.text
+    removed = [d for d in ans.trace.decisions if d["stage"] == "answer.verify" and d["decision"].startswith("removed")]
+    assert [d["sentence"] for d in removed] == ["신청은 담당 부서에 하세요."]
 
 
 def test_llm_down_falls_back_to_extractive_and_says_so():
@@ -127,13 +141,27 @@ def test_llm_answerer_without_a_configured_llm_falls_back():
     assert ans.fallback == "no LLM is configured (llm.provider = 'none')"
 
 
-def test_uncited_llm_sentences_get_the_insufficient_evidence_warning():
-    llm = ScriptedLLM(["휴학은 30일 이내에 신청합니다 [1]. 늦으면 신청할 수 없습니다. 기간은 3년입니다 [7]."])
+def test_unsupported_llm_sentences_are_removed_and_too_few_left_regenerates():
+    llm = ScriptedLLM(["휴학은 30일 이내에 신청합니다 [1]. 휴학 중에는 기숙사를 이용할 수 없습니다 [1]. 등록금은 전액 환불됩니다 [7].",
+                       "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]."])
     ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
-    assert ans.gate.action == "warn"
-    assert ans.gate.checks["citation_coverage"] == pytest.approx(1 / 3, abs=1e-4)
-    assert ans.text.startswith(WARNING["ko"] + " 휴학은 30일 이내에 신청합니다 [1].")
     assert "LLM cited context numbers that do not exist: [7]; dropped" in ans.trace.warnings
+    first = next(d for d in ans.trace.decisions if d["stage"] == "answer.gate")
+    assert first["decision"] == "regenerate"
+    assert first["checks"]["verify_supported"] == 1 and first["checks"]["verify_removed"] == 2
+    # the removed sentences are named to the model as things not to say again
+    assert "휴학 중에는 기숙사를 이용할 수 없습니다., 등록금은 전액 환불됩니다." in llm.calls[1][-1].content
+    assert ans.gate.regenerated and ans.gate.action == "answer"
+    assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]."
+
+
+def test_an_uncited_sentence_a_context_supports_is_kept_and_still_counts_as_uncited():
+    llm = ScriptedLLM(["휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다."])
+    ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
+    assert [(c.verdict, c.cited) for c in ans.verification.sentences] == [("supported", True), ("supported", False)]
+    assert ans.gate.action == "warn"
+    assert ans.gate.checks["citation_coverage"] == pytest.approx(0.5)
+    assert ans.text.startswith(WARNING["ko"] + " 휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1].")
 
 
 def test_no_hits_escalates():

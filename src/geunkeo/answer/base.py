@@ -58,6 +58,36 @@ class GateDecision:
 
 
 @dataclass
+class SentenceCheck:
+    """The verification verdict on one content sentence (answer/verify.py)."""
+
+    sentence: int  # position in the verified answer's sentences
+    text: str
+    verdict: str  # "supported" | "unsupported" | "contradicted"
+    reason: str
+    method: str  # what decided: "verbatim" | "numbers" | "articles" | "polarity" | "checker" | "judge" | "none"
+    chunks: list[str] = field(default_factory=list)  # chunk ids checked: the cited ones, or every context if none
+    cited: bool = True  # False: the sentence cites nothing and was checked against every context
+    evidence: str = ""  # the context sentence the verdict rests on
+    score: float | None = None  # the support checker's probability, when it ran
+    removed: bool = False  # taken out of the served answer
+
+
+@dataclass
+class Verification:
+    """Claim-by-claim check of an answer against the chunks its sentences cite, and what was removed."""
+
+    sentences: list[SentenceCheck] = field(default_factory=list)
+    checked: int = 0  # content (non-generic) sentences checked
+    supported: int = 0
+    unsupported: int = 0
+    contradicted: int = 0
+    removed: int = 0
+    elapsed_ms: float = 0.0
+    method: str = ""
+
+
+@dataclass
 class Answer:
     query: str
     text: str
@@ -71,6 +101,7 @@ class Answer:
     fallback: str | None = None  # why the configured answerer was replaced (e.g. the LLM was unreachable)
     draft: str | None = None  # the generated text before the gate withheld it (escalate)
     draft_sentences: list[AnswerSentence] = field(default_factory=list)  # the same, sentence by sentence
+    verification: Verification | None = None  # claim-by-claim check of the sentences (answer/verify.py)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

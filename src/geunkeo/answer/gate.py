@@ -12,9 +12,11 @@ The confidence is a weighted mean of the parts available (term coverage 0.6, agr
 on the sample gold set term coverage separated answerable from off-topic questions best and the margin least
 (benchmarks/answer_filter.py --gate-index).
 
-Decision, in the seed's order: no context or confidence below threshold → escalate; unsupported items removed
-(or unverifiable numbers) → regenerate once when an LLM wrote the answer, otherwise warn (escalate if citations
-are missing too); citation coverage below threshold → warn; else answer.
+Decision, in the seed's order: no context or confidence below threshold → escalate; no sentence supported by the
+context it cites (answer/verify.py) → escalate; unsupported items removed (or unverifiable numbers) → regenerate
+once when an LLM wrote the answer, otherwise warn (escalate if citations are missing too); fewer than
+`gate_min_supported_share` of the sentences supported → regenerate once (LLM), otherwise escalate; citation
+coverage below threshold → warn; else answer.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
               "unverified_numbers": float(unverified), "retrieval_confidence": conf,
               **{f"retrieval_{k}": v for k, v in parts.items()}}
     reasons: list[str] = []
+    verify_action = _verification_checks(answer, settings, checks, reasons, can_regenerate)
     if not answer.contexts:
         return GateDecision("escalate", ["no_context: nothing was retrieved"], checks)
     if not any(not s.generic for s in answer.sentences):
@@ -88,6 +91,8 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     if conf < settings.gate_min_retrieval_confidence:
         return GateDecision("escalate", [f"retrieval_low_confidence: {conf:.2f} < "
                                          f"{settings.gate_min_retrieval_confidence:.2f}"], checks)
+    if verify_action == "escalate":
+        return GateDecision("escalate", reasons, checks)
     cite_fail = coverage < settings.gate_min_citation_coverage
     if cite_fail:
         reasons.append(f"citation_coverage: {coverage:.2f} < {settings.gate_min_citation_coverage:.2f}")
@@ -107,6 +112,34 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
         if can_regenerate:
             return GateDecision("regenerate", reasons, checks)
         return GateDecision("escalate" if cite_fail else "warn", reasons, checks)
+    if verify_action == "regenerate":
+        return GateDecision("regenerate", reasons, checks)
     if cite_fail:
         return GateDecision("warn", reasons, checks)
     return GateDecision("answer", reasons, checks)
+
+
+def _verification_checks(answer: Answer, settings: AnswerSettings, checks: dict[str, float], reasons: list[str],
+                         can_regenerate: bool) -> str | None:
+    """Add the claim-by-claim verification's counts to `checks` (answer/verify.py; the removed sentences are no
+    longer in the answer) and say what too little support calls for: none supported → escalate; less than
+    `gate_min_supported_share` of the checked sentences → regenerate once (LLM), else escalate."""
+    ver = answer.verification
+    if ver is None:
+        return None
+    share = ver.supported / ver.checked if ver.checked else 0.0
+    checks.update({"verify_checked": float(ver.checked), "verify_supported": float(ver.supported),
+                   "verify_unsupported": float(ver.unsupported), "verify_contradicted": float(ver.contradicted),
+                   "verify_removed": float(ver.removed), "verify_supported_share": round(share, 4)})
+    if not ver.checked:
+        return None
+    if ver.supported == 0:
+        reasons.append(f"verification: none of {ver.checked} sentences is supported by the context it cites "
+                       f"({ver.contradicted} contradicted)")
+        return "escalate"
+    if share < settings.gate_min_supported_share:
+        reasons.append(f"verification: {ver.supported} of {ver.checked} sentences supported ({share:.2f} < "
+                       f"{settings.gate_min_supported_share:.2f}; {ver.contradicted} contradicted, "
+                       f"{ver.unsupported} unsupported removed)")
+        return "regenerate" if can_regenerate else "escalate"
+    return None

@@ -1,8 +1,12 @@
-"""The answer stage end to end: generate → hallucination filter → serving gate (→ one regeneration) → Answer.
+"""The answer stage end to end: generate → hallucination filter → verification → serving gate (→ one
+regeneration) → Answer.
 
 `ask(query, index)` searches an index first; `answer_hits(query, hits)` answers over hits you already have.
-The filter runs after every generation, LLM or extractive. When the LLM is unreachable or not configured the
-extractive answerer answers instead, and the Answer says so (`fallback`, plus a trace warning).
+The filter and the claim-by-claim verification (answer/verify.py) run after every generation, LLM or
+extractive: sentences the chunks they cite do not support, or contradict, are removed (`Answer.verification`
+and trace decisions say which and why), and the gate sees the counts. When the LLM is unreachable or not
+configured, or its answer has no supported, cited sentence left, the extractive answerer answers instead, and
+the Answer says so (`fallback`, plus a trace warning).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.answer.gate import decide, retrieval_confidence
 from geunkeo.answer.registry import get_answerer, resolve_name
+from geunkeo.answer.verify import SUPPORTED, AnswerVerifier
 from geunkeo.config import Settings, load_settings
 from geunkeo.errors import ConfigError, LLMError
 from geunkeo.llm.base import LLM
@@ -47,8 +52,9 @@ def load_lines(path: str | None, setting: str = "answer.departments_file") -> tu
 
 def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *, answerer: str | None = None,
                 llm: LLM | None = None, terms: dict[str, float] | None = None,
-                trace: Trace | None = None) -> Answer:
-    """Answer `query` from `hits`: generate, filter, gate. `llm` overrides the configured one (tests, reuse)."""
+                trace: Trace | None = None, embedder=None) -> Answer:
+    """Answer `query` from `hits`: generate, filter, verify, gate. `llm` overrides the configured one (tests,
+    reuse); `embedder` is the index's, reused by the verification's support checker."""
     settings = settings or load_settings()
     trace = trace if trace is not None else Trace()
     name = resolve_name(answerer, settings) if llm is None or answerer else "llm"
@@ -58,21 +64,24 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
         from geunkeo.llm.registry import get_llm
 
         llm = get_llm(settings)
+    verifier = _verifier(settings, embedder, llm, trace)
     ans = _generate(name, query, hits, settings, llm, terms, trace)
-    ans = _filtered(ans, hits, filt, trace)
+    ans = _checked(ans, query, hits, settings, filt, verifier, terms, trace)
     with trace.stage("answer.gate"):
         conf = retrieval_confidence(query, hits, terms)
         gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
     if gate.action == "regenerate":
         avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
+        if ans.verification is not None:
+            avoid += [c.text for c in ans.verification.sentences if c.removed]
         try:
             second = get_answerer("llm", settings, llm).answer(query, hits, trace, avoid=avoid)
         except LLMError as e:
             trace.warn(f"regeneration failed ({type(e).__name__}: {e}); the filtered first answer is kept")
             gate = GateDecision("warn", [*gate.reasons, "regeneration_failed"], gate.checks)
         else:
-            ans = _filtered(second, hits, filt, trace)
+            ans = _checked(second, query, hits, settings, filt, verifier, terms, trace)
             first_reasons = gate.reasons
             with trace.stage("answer.gate", retry=True):
                 gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf)
@@ -95,7 +104,7 @@ def ask(query: str, index, settings: Settings | None = None, *, k: int = 5, answ
     if llm is None and resolve_name(answerer, settings) == "llm" and hasattr(index, "llm"):
         llm = index.llm()  # the index's own (cached) LLM client
     return answer_hits(query, res.hits, settings, answerer=answerer, llm=llm, terms=res.plan.bm25_terms,
-                       trace=trace)
+                       trace=trace, embedder=getattr(index, "cached_embedder", None))
 
 
 # -- steps ------------------------------------------------------------------------------------------------------
@@ -118,6 +127,63 @@ def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: L
     with trace.stage("answer.generate", answerer="extractive"):
         ans = ExtractiveAnswerer(settings.answer).answer(query, hits, trace, terms=terms)
     ans.fallback = reason
+    return ans
+
+
+def _verifier(settings: Settings, embedder, llm: LLM | None, trace: Trace) -> AnswerVerifier | None:
+    if not settings.answer.verify:
+        return None
+
+    def judge_llm() -> LLM | None:  # only called when answer.verify_judge is on
+        if llm is not None or settings.llm.provider == "none":
+            return llm
+        from geunkeo.llm.registry import get_llm
+
+        return get_llm(settings)
+
+    return AnswerVerifier(settings, embedder=embedder, llm=judge_llm, trace=trace)
+
+
+def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt: HallucinationFilter,
+             verifier: AnswerVerifier | None, terms: dict[str, float] | None, trace: Trace) -> Answer:
+    """Filter, then verify: unsupported and contradicted sentences are removed; an LLM answer left without a
+    supported, cited sentence is replaced by the extractive answer (filtered and verified in turn)."""
+    ans = _filtered(ans, hits, filt, trace)
+    if verifier is None:
+        return ans
+    ans = _verified(ans, hits, verifier, trace)
+    ver = ans.verification
+    if ans.answerer != "llm" or not ver.checked or any(c.verdict == SUPPORTED and c.cited for c in ver.sentences):
+        return ans  # (an LLM answer with no content sentence, "not specified", is the gate's to escalate)
+    reason = (f"the LLM answer had no sentence supported by the context it cites ({ver.supported} supported, "
+              f"{ver.unsupported} unsupported, {ver.contradicted} contradicted of {ver.checked})")
+    trace.warn(f"{reason}; answered with the extractive answerer instead")
+    trace.decide("answer.verify", "fallback to extractive", reason=reason,
+                 rejected=[{"text": c.text, "verdict": c.verdict, "reason": c.reason} for c in ver.sentences])
+    with trace.stage("answer.generate", answerer="extractive", fallback=True):
+        ext = ExtractiveAnswerer(settings.answer).answer(query, hits, trace, terms=terms)
+    ext = _verified(_filtered(ext, hits, filt, trace), hits, verifier, trace)
+    ext.fallback = reason
+    return ext
+
+
+def _verified(ans: Answer, hits: list[Hit], verifier: AnswerVerifier, trace: Trace) -> Answer:
+    with trace.stage("answer.verify", answerer=ans.answerer) as rec:
+        ver = verifier.verify(ans, hits)
+        drop = {c.sentence for c in ver.sentences if c.verdict != SUPPORTED}
+        for c in ver.sentences:
+            c.removed = c.sentence in drop
+        ver.removed = len(drop)
+        rec.info.update(checked=ver.checked, supported=ver.supported, removed=ver.removed,
+                        methods=sorted({c.method for c in ver.sentences}))
+    for c in ver.sentences:
+        if c.removed:
+            trace.decide("answer.verify", f"removed {c.verdict}", sentence=c.text, reason=c.reason,
+                         method=c.method, chunks=c.chunks)
+    if drop:
+        ans.sentences = [s for i, s in enumerate(ans.sentences) if i not in drop]
+        ans.text = render(ans.sentences)
+    ans.verification = ver
     return ans
 
 
