@@ -56,7 +56,7 @@ def _norm(text: str) -> str:
 
 
 _MARKER = re.compile(r"^(?:[-*+•·▪◦●○■□◆◇▶※]|[①-⑳]|\(?\d{1,2}[.)]|[가-하][.)]|<\d{1,3}>|#{1,6}|[Oo0](?=\s))\s*")
-_BOUNDARY = ".!?。:;)]>"
+_BOUNDARY = ".!?。:;)]>①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 
 
 def whole_sentence(sentence: str, chunk_texts: list[str], extractive: bool) -> bool:

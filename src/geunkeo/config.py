@@ -116,6 +116,10 @@ class AnswerSettings(BaseModel):
     # 0.35 on the sample gold set: 6% of answerable vs 40% of off-topic questions escalated (docs/benchmarks.md)
     gate_min_retrieval_confidence: float = 0.35
     gate_max_unsupported: int = 0
+    # answer/answerability.py: below this share of the question's (rarity-weighted) topic words found in the top
+    # chunks the gate withholds the answer. 0.4 on the project-written unanswerable sets: autorag-ko dev 88% of
+    # unanswerable vs 16% of answerable withheld, sample gold 73% vs 4% (docs/benchmarks.md)
+    gate_min_answerability: float = 0.4
     answerer: str = "auto"  # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm"
     extractive_top_chunks: int = 3
     # extractive: a supporting sentence must share at least this fraction of the best sentence's query-term

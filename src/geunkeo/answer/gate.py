@@ -12,7 +12,8 @@ The confidence is a weighted mean of the parts available (term coverage 0.6, agr
 on the sample gold set term coverage separated answerable from off-topic questions best and the margin least
 (benchmarks/answer_filter.py --gate-index).
 
-Decision, in the seed's order: no context or confidence below threshold → escalate; no sentence supported by the
+Decision, in the seed's order: no context or confidence below threshold → escalate; the top documents do not
+contain what the question is about (answer/answerability.py) → escalate; no sentence supported by the
 context it cites (answer/verify.py) → escalate; unsupported items removed (or unverifiable numbers) → regenerate
 once when an LLM wrote the answer, otherwise warn (escalate if citations are missing too); fewer than
 `gate_min_supported_share` of the sentences supported → regenerate once (LLM), otherwise escalate; citation
@@ -21,6 +22,7 @@ coverage below threshold → warn; else answer.
 
 from __future__ import annotations
 
+from geunkeo.answer.answerability import Answerability
 from geunkeo.answer.base import Answer, GateDecision
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
@@ -28,6 +30,7 @@ from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.patterns import detect_lang
 
 _MAIN_RETRIEVERS = ("bm25", "dense", "hyde")
+NOT_ANSWERED = "not_answered"  # the reason code of a withheld answer the documents do not contain
 
 
 _WEIGHTS = {"term_coverage": 0.6, "agreement": 0.25, "margin": 0.15}
@@ -73,7 +76,8 @@ def citation_coverage(answer: Answer) -> float:
 
 
 def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
-           confidence: tuple[float, dict[str, float]] | None = None) -> GateDecision:
+           confidence: tuple[float, dict[str, float]] | None = None,
+           answerability: Answerability | None = None) -> GateDecision:
     """The gate's decision for a filtered answer (`confidence` may be passed in to avoid recomputing it)."""
     conf, parts = confidence if confidence is not None else retrieval_confidence(answer.query, answer.contexts)
     coverage = citation_coverage(answer)
@@ -91,6 +95,16 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     if conf < settings.gate_min_retrieval_confidence:
         return GateDecision("escalate", [f"retrieval_low_confidence: {conf:.2f} < "
                                          f"{settings.gate_min_retrieval_confidence:.2f}"], checks)
+    if answerability is not None:
+        checks["answerability"] = answerability.score
+        checks.update({f"answerability_{k}": v for k, v in answerability.parts.items()})
+        if answerability.unmatched:
+            return GateDecision("escalate", [f"{NOT_ANSWERED}: the top documents do not mention "
+                                             f"{', '.join(answerability.unmatched)}"], checks)
+        if answerability.score < settings.gate_min_answerability:
+            return GateDecision("escalate", [f"{NOT_ANSWERED}: {answerability.score:.2f} < "
+                                             f"{settings.gate_min_answerability:.2f} of the question's words found "
+                                             f"(missing: {', '.join(answerability.missing[:5])})"], checks)
     if verify_action == "escalate":
         return GateDecision("escalate", reasons, checks)
     cite_fail = coverage < settings.gate_min_citation_coverage

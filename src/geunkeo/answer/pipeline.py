@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from geunkeo.answer.answerability import assess
 from geunkeo.answer.base import Answer, AnswerSentence, GateDecision
 from geunkeo.answer.cited import render
 from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang
 from geunkeo.answer.filter import HallucinationFilter
-from geunkeo.answer.gate import decide, retrieval_confidence
+from geunkeo.answer.gate import NOT_ANSWERED, decide, retrieval_confidence
 from geunkeo.answer.registry import get_answerer, resolve_name
 from geunkeo.answer.verify import SUPPORTED, AnswerVerifier
 from geunkeo.config import Settings, load_settings
@@ -36,6 +37,10 @@ ESCALATION = {
     "en": "The retrieved documents are not enough to answer this question reliably. Please contact the "
           "responsible office directly.",
 }
+NOT_FOUND_IN_DOCS = {
+    "ko": "제공된 문서에서 이 질문에 대한 내용은 확인되지 않습니다.",
+    "en": "The documents do not say this; no answer is given rather than a guess.",
+}
 SOURCES = {"ko": "참고할 수 있는 문서:", "en": "Documents that may help:"}
 
 
@@ -52,9 +57,10 @@ def load_lines(path: str | None, setting: str = "answer.departments_file") -> tu
 
 def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *, answerer: str | None = None,
                 llm: LLM | None = None, terms: dict[str, float] | None = None,
-                trace: Trace | None = None, embedder=None) -> Answer:
+                trace: Trace | None = None, embedder=None, term_sources: dict[str, str] | None = None) -> Answer:
     """Answer `query` from `hits`: generate, filter, verify, gate. `llm` overrides the configured one (tests,
-    reuse); `embedder` is the index's, reused by the verification's support checker."""
+    reuse); `embedder` is the index's, reused by the verification's support checker; `terms` and `term_sources`
+    are the query plan's BM25 terms and where each expansion came from (the answerability check reads them)."""
     settings = settings or load_settings()
     trace = trace if trace is not None else Trace()
     name = resolve_name(answerer, settings) if llm is None or answerer else "llm"
@@ -69,7 +75,9 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
     ans = _checked(ans, query, hits, settings, filt, verifier, terms, trace)
     with trace.stage("answer.gate"):
         conf = retrieval_confidence(query, hits, terms)
-        gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf)
+        able = assess(query, hits, terms, term_sources)
+        gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf,
+                      answerability=able)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
     if gate.action == "regenerate":
         avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
@@ -84,7 +92,7 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
             ans = _checked(second, query, hits, settings, filt, verifier, terms, trace)
             first_reasons = gate.reasons
             with trace.stage("answer.gate", retry=True):
-                gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf)
+                gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf, answerability=able)
             gate.regenerated = True
             gate.reasons = [f"regenerated once after: {'; '.join(first_reasons)}", *gate.reasons]
             trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks, retry=True)
@@ -104,7 +112,8 @@ def ask(query: str, index, settings: Settings | None = None, *, k: int = 5, answ
     if llm is None and resolve_name(answerer, settings) == "llm" and hasattr(index, "llm"):
         llm = index.llm()  # the index's own (cached) LLM client
     return answer_hits(query, res.hits, settings, answerer=answerer, llm=llm, terms=res.plan.bm25_terms,
-                       trace=trace, embedder=getattr(index, "cached_embedder", None))
+                       trace=trace, embedder=getattr(index, "cached_embedder", None),
+                       term_sources=res.plan.info.get("term_sources"))
 
 
 # -- steps ------------------------------------------------------------------------------------------------------
@@ -212,7 +221,8 @@ def _finish(ans: Answer, gate: GateDecision, hits: list[Hit], trace: Trace) -> A
         ans.sentences.insert(0, AnswerSentence(WARNING[lang], generic=True))
     elif gate.action == "escalate":
         ans.draft, ans.draft_sentences = render(ans.sentences), list(ans.sentences)
-        ans.sentences = [AnswerSentence(ESCALATION[lang], generic=True)]
+        not_in_docs = any(r.startswith(NOT_ANSWERED) for r in gate.reasons)
+        ans.sentences = [AnswerSentence((NOT_FOUND_IN_DOCS if not_in_docs else ESCALATION)[lang], generic=True)]
     ans.text = render(ans.sentences)
     if gate.action == "escalate" and hits:
         listing = "; ".join(f"[{n}] {h.chunk.location or h.chunk.title}" for n, h in enumerate(hits[:3], 1))

@@ -125,12 +125,12 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
 
     def search(query: str) -> tuple[list[Hit], Trace, dict[str, Any]]:
         res = idx.search(query, k=SEARCH_K)
-        return res.hits, res.trace, {"terms": res.plan.bm25_terms}
+        return res.hits, res.trace, {"terms": res.plan.bm25_terms, "term_sources": res.plan.info.get("term_sources")}
 
     def answer(case: QACase, hits: list[Hit], info: dict[str, Any]) -> Answer | None:
         # the answer stage reads the top ANSWER_K hits, as `geunkeo ask` does
         return answer_hits(case.query, hits[:ANSWER_K], settings, answerer="llm" if llm else "extractive",
-                           llm=judge, terms=info.get("terms"))
+                           llm=judge, terms=info.get("terms"), term_sources=info.get("term_sources"))
 
     prepared: dict[str, Any] = {}
     ranking: dict[str, tuple[list[Hit], dict[str, MetricResult]]] = {}  # case id → (hits, ranking metrics)

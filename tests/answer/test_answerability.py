@@ -1,0 +1,81 @@
+"""Questions the documents do not answer are withheld, with the nearest documents listed; answerable ones are not."""
+
+from __future__ import annotations
+
+import geunkeo
+from geunkeo.answer.answerability import assess, question_focus
+from geunkeo.answer.pipeline import answer_hits
+from geunkeo.config import Settings
+from geunkeo.corpus.base import Chunk
+from geunkeo.retrieve.base import Hit
+
+DORM = Chunk("dorm#제9조", "dorm", "생활관 운영 규정",
+             "제9조(관리비) ① 관리비는 학기 단위로 납부하며, 누리관 2인실 관리비는 1,260,000원이다.\n"
+             "② 자진 퇴사하는 관생의 관리비는 퇴사일을 기준으로 환불한다.",
+             "생활관 운영 규정 제9조(관리비)")
+DAY = Chunk("notice#s3", "notice", "학위수여식 안내",
+            "학위수여식 당일에는 교내 주차가 제한되므로 대중교통을 이용해 주시기 바랍니다.",
+            "학위수여식 안내 > 교통")
+LEAVE = Chunk("hakchik#제15조", "hakchik", "학칙",
+              "제15조(일반휴학) ① 학생은 개인 사정으로 휴학할 수 있다.\n"
+              "② 일반휴학은 1회에 2개 학기 이내로 하며, 재학 기간 중 통산 6개 학기를 넘을 수 없다.\n"
+              "③ 입학 첫 학기의 신입생은 일반휴학을 할 수 없다. 다만, 군입대휴학은 그러하지 아니하다.",
+              "학칙 제15조(일반휴학)")
+
+
+def _hits(*chunks: Chunk) -> list[Hit]:
+    return [Hit(c, 1.0 - i / 10, ranks={"bm25": i + 1, "dense": i + 1}) for i, c in enumerate(chunks)]
+
+
+def test_focus_is_the_topic_noun_before_the_question_word():
+    assert question_focus("기숙사 주차비는 얼마야?") == "주차비"
+    assert question_focus("지방은행이 시중은행 전환 인가를 신청할 때 내야 하는 인가 신청 수수료는 얼마인가요?") == "수수료"
+    assert question_focus("현행 계약형 퇴직연금제도의 주요 차이점은 무엇인가요?") == "퇴직연금제도"  # 차이점: generic
+    assert question_focus("예비인가를 받을 필요가 있는지 설명하시오.") is None  # no question word
+
+
+def test_a_question_about_something_the_documents_lack_is_withheld_with_the_nearest_documents():
+    hits = _hits(DORM, DAY)
+    able = assess("기숙사 주차비는 얼마야?", hits)
+    assert able.unmatched == ["주차비"]
+    ans = answer_hits("기숙사 주차비는 얼마야?", hits, Settings())
+    assert ans.gate.action == "escalate"
+    assert ans.gate.reasons[0].startswith("not_answered")
+    assert ans.text.startswith("제공된 문서에서 이 질문에 대한 내용은 확인되지 않습니다.")
+    assert "참고할 수 있는 문서: [1] 생활관 운영 규정 제9조(관리비)" in ans.text
+    assert ans.draft  # what the answerer would have said stays inspectable
+
+
+def test_an_answerable_question_is_answered_fact_first():
+    ans = answer_hits("일반휴학은 최대 몇 학기까지 할 수 있나요?", _hits(LEAVE, DORM), Settings())
+    assert ans.gate.action == "answer", ans.gate.reasons
+    assert ans.sentences[0].text.startswith("② 일반휴학은 1회에 2개 학기 이내로 하며")
+    assert ans.gate.checks["answerability"] >= Settings().answer.gate_min_answerability
+
+
+def test_a_figure_must_stand_next_to_the_focus_when_one_is_asked():
+    # the chunk names 관리비 but states no amount for the 보증금 it also names
+    chunk = Chunk("dorm#제7조", "dorm", "생활관 운영 규정", "제7조(보증금) ① 관생은 입사할 때 보증금을 낸다.\n"
+                  "② 보증금은 퇴사 후 돌려준다.", "생활관 운영 규정 제7조(보증금)")
+    assert assess("생활관 보증금은 얼마인가요?", _hits(chunk)).unmatched == ["보증금 (amount)"]
+
+
+def test_a_year_the_question_names_must_be_in_the_documents():
+    assert assess("2031년 일반휴학은 최대 몇 학기인가요?", _hits(LEAVE)).unmatched == ["2031"]
+    assert assess("2031년 일반휴학은 최대 몇 학기인가요?", _hits(Chunk(
+        "n#s1", "n", "안내", "'31년 일반휴학은 통산 6개 학기를 넘을 수 없다.", "안내"))).unmatched == []
+
+
+def test_an_expansion_stands_in_for_the_colloquial_word_it_came_from():
+    chunk = Chunk("dorm#제20조", "dorm", "생활관 운영 규정", "제20조(출입) 생활관 출입 제한 시간은 오전 1시부터 5시까지이다.",
+                  "생활관 운영 규정 제20조(출입)")
+    terms = {"기숙사": 1.0, "통금": 1.0, "출입": 0.5, "제한": 0.5, "생활관": 0.2}
+    sources = {"기숙사": "query", "통금": "query", "출입": "slang:통금→출입 제한", "제한": "slang:통금→출입 제한",
+               "생활관": "기숙사→생활관"}
+    assert assess("기숙사 통금 몇 시야?", _hits(chunk), terms).unmatched == ["통금"]
+    able = assess("기숙사 통금 몇 시야?", _hits(chunk), terms, sources)
+    assert able.unmatched == [] and able.missing == [] and able.score == 1.0
+
+
+def test_top_level_ask_is_exported():
+    assert "ask" in geunkeo.__all__ and callable(geunkeo.ask)
