@@ -133,6 +133,8 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
         own = [t for t in terms if bool(HANGUL.search(t)) == (qlang == "en") and t not in QUESTION_TERMS]
     if not top:
         return Answerability(0.0, {})
+    if not own:  # another language and no glossary translation: nothing ties the documents to the question
+        return Answerability(0.0, {"matched": 0.0}, missing=["(no word of the question in the documents' language)"])
     units = [(r, ts) for r, h in enumerate(top) for _, ts in chunk_units(h.chunk.text)]
     found = frozenset().union(*(ts for _, ts in units)) | frozenset(
         t for h in top for t in get_analyzer().terms(h.chunk.title or ""))

@@ -92,7 +92,10 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
         return GateDecision("escalate", ["no_context: nothing was retrieved"], checks)
     if not any(not s.generic for s in answer.sentences):
         return GateDecision("escalate", ["no_answer: the answer has no content sentence"], checks)
-    if conf < settings.gate_min_retrieval_confidence:
+    # across languages the confidence has no term-coverage part (ranks and margins only); whether the documents
+    # answer is then the answerability check's call, which reads the plan's glossary translations
+    cross_lingual = answerability is not None and "term_coverage" not in parts
+    if conf < settings.gate_min_retrieval_confidence and not cross_lingual:
         return GateDecision("escalate", [f"retrieval_low_confidence: {conf:.2f} < "
                                          f"{settings.gate_min_retrieval_confidence:.2f}"], checks)
     if answerability is not None:
