@@ -124,12 +124,13 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     in another language than the top chunks, the plan's terms in the chunks' language are the only words that can
     match."""
     top = hits[:top_chunks]
-    terms = terms or {}
     qlang = "en" if detect_lang(query) == "en" else "ko"
     # the asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss)
     own = [t for t in dict.fromkeys(get_analyzer().terms(query))
            if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))]
     if top and all(h.chunk.lang not in (qlang, "mixed") for h in top):
+        if not terms:  # no query plan to translate with: not judged here
+            return Answerability(1.0, {"cross_lingual_unchecked": 1.0})
         own = [t for t in terms if bool(HANGUL.search(t)) == (qlang == "en") and t not in QUESTION_TERMS]
     if not top:
         return Answerability(0.0, {})
