@@ -235,3 +235,12 @@ def test_gate_thresholds_come_from_the_settings():
     strict = AnswerSettings(gate_min_supported_share=0.6)
     assert decide(ans, strict, can_regenerate=True, confidence=(0.9, {})).action == "regenerate"
     assert decide(ans, strict, can_regenerate=False, confidence=(0.9, {})).action == "escalate"
+
+
+def test_an_llm_reply_of_nonsense_is_not_served():
+    # the case: a reply of nonsense lines with no citation used to be served with 0% citation coverage
+    llm = ScriptedLLM(["asdf qwer zxcv\nlorem ipsum dolor 12345 blorp"])
+    ans = answer_hits("휴학하려면 허가가 필요한가요?", _leave_hits(), Settings(), llm=llm)
+    assert "asdf" not in ans.text and "lorem" not in ans.text
+    assert ans.answerer == "extractive" and ans.fallback  # the extractive answer stands in, and says why
+    assert all(s.citations for s in ans.sentences if not s.generic)
