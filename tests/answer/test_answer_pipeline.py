@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from llm_double import ScriptedLLM
 
 from geunkeo.answer import answer_hits
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, FilterReport
@@ -12,7 +13,6 @@ from geunkeo.answer.pipeline import ESCALATION, WARNING
 from geunkeo.config import AnswerSettings, Settings
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError, LLMUnavailable
-from geunkeo.llm.base import LLM, Completion
 from geunkeo.retrieve.base import Hit
 
 CONTACT = "자세한 연락처는 해당 부서에 직접 문의해 주시기 바랍니다."
@@ -30,23 +30,6 @@ def _hits() -> list[Hit]:
                 "학칙 제13조(복학)", article="제13조", paragraphs=["제1항", "제2항"])
     return [Hit(c12, 0.9, ranks={"bm25": 1, "dense": 1}), Hit(c13, 0.5, ranks={"bm25": 2, "dense": 2})]
 
-
-class ScriptedLLM(LLM):
-    """Replies from a list, one per call; an exception in the list is raised instead."""
-
-    provider = "scripted"
-    model = "test"
-
-    def __init__(self, replies):
-        self.replies = list(replies)
-        self.calls = []
-
-    def complete(self, messages, *, json=False, temperature=None, max_tokens=None):
-        self.calls.append(messages)
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return Completion(text=reply, model=self.model, provider=self.provider)
 
 
 def test_extractive_puts_the_fact_first_keeps_its_proviso_and_cites():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from llm_double import ScriptedLLM
 
 from geunkeo.answer import answer_hits
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, SentenceCheck, Verification
@@ -13,7 +14,6 @@ from geunkeo.answer.gate import decide
 from geunkeo.answer.verify import CONTRADICTED, SUPPORTED, UNSUPPORTED, AnswerVerifier, _polarity_flip
 from geunkeo.config import AnswerSettings, Settings
 from geunkeo.corpus.base import Chunk
-from geunkeo.llm.base import LLM, Completion
 from geunkeo.retrieve.base import Hit
 
 LEAVE = ("제15조(일반휴학) ① 학생이 가사, 학업 계획 또는 그 밖의 개인 사정으로 1개월 이상 수학할 수 없는 경우에는 휴학원을 "
@@ -42,20 +42,6 @@ def _leave_hits() -> list[Hit]:
 def _policy_hits() -> list[Hit]:
     return [_hit("약관#제7조", "상해보험 약관", POLICY, "제7조", 1)]
 
-
-class ScriptedLLM(LLM):
-    """Replies from a list, one per call (the answer first, then any judge calls)."""
-
-    provider = "scripted"
-    model = "test"
-
-    def __init__(self, replies):
-        self.replies = list(replies)
-        self.calls = []
-
-    def complete(self, messages, *, json=False, temperature=None, max_tokens=None):
-        self.calls.append(messages)
-        return Completion(text=self.replies.pop(0), model=self.model, provider=self.provider)
 
 
 def _verify(text: str, hits: list[Hit], cite: int | None = 1, settings: Settings | None = None) -> SentenceCheck:
