@@ -61,3 +61,13 @@ def test_a_chosen_proviso_comes_after_the_sentence_it_limits():
     ans = ExtractiveAnswerer(AnswerSettings()).answer("질병 휴학은 첫 학기에도 가능?", [Hit(chunk=chunk, score=1.0)])
     assert [s.text for s in ans.sentences] == ["신입생은 입학 첫 학기에 일반휴학을 할 수 없다.",
                                                "다만, 질병으로 인한 휴학은 첫 학기에도 할 수 있다."]
+
+
+def test_ocr_bullets_and_labelled_figures_are_quotable_items():
+    text = ("0 대내외 여건 변화를 반영하여 재정 건전화계획의 수정계획을 수립하는 등 재무건전성 관리 강화\n"
+            "전체 신고 대비 반복신고 감지 비율: 1.25%(1분기)→2.5%(2분기)→7.6%(3분기)\n"
+            "이 줄은 페이지가 잘라서 문장이 끝나지 않은 채로 남아 있는 긴 본문의 일부")
+    assert source_sentences(text) == [
+        "대내외 여건 변화를 반영하여 재정 건전화계획의 수정계획을 수립하는 등 재무건전성 관리 강화",
+        "전체 신고 대비 반복신고 감지 비율: 1.25%(1분기)→2.5%(2분기)→7.6%(3분기)",
+    ]

@@ -34,7 +34,10 @@ NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못
              "en": "The retrieved documents do not contain an answer to this question."}
 
 
-_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo](?=\s+[가-힣]))\s*")
+# bullets, numbers, and the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)"
+_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(]))\s*")
+# a "label: value" line with a figure ("감지 비율: 1.25%(1분기)→2.5%(2분기)", "신청 기간: 3월 2일 ~ 3월 13일"): an item
+_LABELLED = re.compile(r"^[^:：]{2,30}[:：]\s*\S.*\d")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 # a quoted remark ("“…”라고 말했다" aside): the speaker's words, not the document's statement
 _QUOTED = re.compile(r"^(?:[\"“「『<]|['‘](?!\d))")
@@ -90,7 +93,7 @@ def source_units(text: str) -> list[Unit]:
         open_list = False
         if _MD_HEADING.match(raw):
             continue  # a section title is not an answer
-        bulleted = bool(_BULLET.match(raw))
+        bulleted = bool(_BULLET.match(raw) or _LABELLED.match(raw.strip()))
         line = _HEADING.sub("", _BULLET.sub("", raw, count=1)).strip()
         if not line or line.startswith("|") or " | " in line or _SOURCE_NOTE.match(line):
             continue
