@@ -11,6 +11,8 @@ corpus is built once into --cache (the sample gold set is answered over sample/c
   (an LLM's own sentence counts when it is a complete sentence);
 - withheld rate (gate "escalate") on answerable and on unanswerable questions;
 - gold cited: answerable questions whose answer (or withheld draft) cites the gold page;
+- fact first: served answers to a question asking for an amount, date, count or rate whose first sentence
+  states one;
 - latency of `ask` (search + answer): median and p95.
 """
 
@@ -30,6 +32,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import geunkeo  # noqa: E402
 from geunkeo.answer.base import Answer  # noqa: E402
 from geunkeo.answer.pipeline import ask  # noqa: E402
+from geunkeo.answer.slots import NUMERIC_SLOTS, question_slots, sentence_slots  # noqa: E402
 from geunkeo.config import load_settings  # noqa: E402
 from geunkeo.corpus.reflow import ends_sentence  # noqa: E402
 from geunkeo.evaluate.datasets import from_beir  # noqa: E402
@@ -93,7 +96,11 @@ def score(ans: Answer, gold_docs: set[str], ref_facts: set[str] | None) -> dict:
     whole = [whole_sentence(s.text, [by_id[c.chunk_id] for c in s.citations if c.chunk_id in by_id] or
                             list(by_id.values()), ans.answerer == "extractive") for s in content]
     served_facts = facts(ans.text) if not withheld else set()
+    asked = [x for x in question_slots(ans.query) if x in NUMERIC_SLOTS]
     return {
+        # a number-like fact asked for (얼마/언제/몇/비율) and the first served sentence states one
+        "fact_first": bool(content and set(asked) & sentence_slots(content[0].text)) if asked and not withheld
+        else None,
         "withheld": withheld,
         "gold_cited": bool(cited_docs & gold_docs),
         "whole": whole,
@@ -102,6 +109,10 @@ def score(ans: Answer, gold_docs: set[str], ref_facts: set[str] | None) -> dict:
         "gate": ans.gate.action if ans.gate else None,
         "reasons": ans.gate.reasons if ans.gate else [],
     }
+
+
+def _share(flags: list[bool]) -> dict:
+    return {"rate": round(sum(flags) / len(flags), 3) if flags else None, "of": len(flags)}
 
 
 def pct(values: list[float], q: float) -> float:
@@ -177,6 +188,7 @@ def main(argv=None) -> int:
         "withheld_unanswerable": round(sum(r["withheld"] for r in una_rows) / len(una_rows), 3) if una_rows
         else None,
         "gold_cited": round(sum(r["gold_cited"] for r in ans_rows) / len(ans_rows), 3) if ans_rows else None,
+        "fact_first": _share([r["fact_first"] for r in served if r["fact_first"] is not None]),
         "latency_ms": {"p50": round(statistics.median(lat) * 1000, 1), "p95": round(pct(lat, 0.95) * 1000, 1)},
     }
     for r in rows[: args.show] + [r for r in una_rows if not r["withheld"]][: args.show]:

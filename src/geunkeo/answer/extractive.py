@@ -140,6 +140,7 @@ class _Candidate:
 
 
 _SLOT_BONUS = 0.25
+_LEAD_SHARE = 0.8
 _MMR_LAMBDA = 0.5
 
 
@@ -208,7 +209,11 @@ class ExtractiveAnswerer(Answerer):
             return []
         best_overlap = max(c.overlap for c in pool)
         floor = self.min_relative_overlap * best_overlap
-        chosen = [pool[0]]
+        # the fact first: when the question asks for one, the lead is the best sentence that states it, unless it
+        # shares clearly less of the question than the best sentence overall
+        lead = next((c for c in pool if c.slot and c.overlap >= _LEAD_SHARE * best_overlap), pool[0])
+        chosen = [lead]
+        pool = [lead, *(c for c in pool if c is not lead)]
         rest = [c for c in pool[1:] if c.overlap >= floor]
         while rest and len(chosen) < self.max_sentences:
             # MMR: relevance minus similarity to what is already said (notices repeat their contact line)
