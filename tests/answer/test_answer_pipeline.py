@@ -231,3 +231,11 @@ def test_extractive_shows_a_repeated_contact_line_once():
     assert ans.text.count("02-2100-1330") == 1
     assert ans.text == (line[:-1] + " [1]. 장학금 신청 안내 0차입니다 [1]. 장학금 신청 안내 1차입니다 [2]. "
                         "장학금 신청 안내 2차입니다 [3].")
+
+
+def test_an_echoed_source_label_is_not_an_answer_sentence():
+    # a small model repeats the context header as a "sentence"; it says nothing and must not be served
+    from geunkeo.answer.cited import parse_cited
+
+    sentences, _ = parse_cited("학칙 제12조(휴학) [1]. 휴학은 학기 개시일부터 30일 이내에 신청하여야 한다 [1].", _hits())
+    assert [s.text for s in sentences] == ["휴학은 학기 개시일부터 30일 이내에 신청하여야 한다."]

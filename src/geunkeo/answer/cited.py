@@ -22,6 +22,7 @@ def citation_for(n: int, hits: list[Hit]) -> Citation:
 def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[int]]:
     """Sentences with their citations; also returns the out-of-range numbers that were dropped."""
     text = _LEAD.sub("", text.strip().replace("**", ""))
+    labels = {_squash(x) for h in hits for x in (h.chunk.location, h.chunk.title) if x}
     out: list[AnswerSentence] = []
     invalid: list[int] = []
     for s, e in sentence_spans(text):
@@ -37,9 +38,20 @@ def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[
                     invalid.append(n)
         clean = _BULLET.sub("", _EMPTY_SOURCE.sub("", _MARK.sub("", raw))).strip()
         clean = re.sub(r"\s+([.!?])", r"\1", clean)
-        if re.search(r"[가-힣A-Za-z0-9]", clean):
+        if re.search(r"[가-힣A-Za-z0-9]", clean) and not _is_source_label(clean, labels):
             out.append(AnswerSentence(text=clean, citations=[citation_for(n, hits) for n in nums]))
     return out, invalid
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\W+", "", text)
+
+
+def _is_source_label(sentence: str, labels: set[str]) -> bool:
+    """A small model echoes a context's header ("한빛대학교 학칙 제30조(조기졸업) 제1항~제2항") as if it were a
+    sentence: a label with at most a few characters around it says nothing."""
+    s = _squash(sentence)
+    return any(label and label in s and len(s) - len(label) < 6 for label in labels)
 
 
 def render(sentences: list[AnswerSentence]) -> str:
