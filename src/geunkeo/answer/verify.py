@@ -28,6 +28,7 @@ gate's citation coverage still counts it as uncited). A bare "네." / "No." stat
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Callable
@@ -41,6 +42,7 @@ from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
 from geunkeo.evaluate.support import SupportChecker, entity_grounding, extract_entities, verbatim_statement
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.entities import article_key, extract_citations
+from geunkeo.text.injection import detect_injections, without_injections
 from geunkeo.text.patterns import HANGUL, detect_lang
 from geunkeo.trace import Trace
 
@@ -442,7 +444,8 @@ class AnswerVerifier:
         """Verdicts on every content sentence of `answer` against `hits` (default: the answer's contexts).
         Nothing is removed here; the pipeline removes what is not supported."""
         t0 = time.perf_counter()
-        hits = list(hits if hits is not None else answer.contexts)
+        # an instruction-like passage in a document is data, never evidence: it cannot support a sentence
+        hits = [_without_injections(h) for h in (hits if hits is not None else answer.contexts)]
         checks = [c for i, s in enumerate(answer.sentences) if not s.generic
                   for c in [self.check(i, s, hits)] if c is not None]
         ver = Verification(sentences=checks, checked=len(checks),
@@ -557,3 +560,12 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     from geunkeo.evaluate.claims import clauses_of
 
     return tuple(c for c in clauses_of(sentence) if c.strip())
+
+
+def _without_injections(hit: Hit) -> Hit:
+    """`hit` with the chunk's instruction-like passages blanked out (the same hit when it has none)."""
+    spans = detect_injections(hit.chunk.text)
+    if not spans:
+        return hit
+    return dataclasses.replace(hit, chunk=dataclasses.replace(hit.chunk, text=without_injections(hit.chunk.text,
+                                                                                                  spans)))
