@@ -24,6 +24,7 @@ import re
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,6 +108,7 @@ def score(ans: Answer, gold_docs: set[str], ref_facts: set[str] | None) -> dict:
         "facts_expected": sorted(ref_facts or ()),
         "facts_found": sorted((ref_facts or set()) & served_facts),
         "gate": ans.gate.action if ans.gate else None,
+        "served_by": ans.answerer + (" (fallback)" if ans.fallback else ""),
         "reasons": ans.gate.reasons if ans.gate else [],
     }
 
@@ -189,6 +191,7 @@ def main(argv=None) -> int:
         else None,
         "gold_cited": round(sum(r["gold_cited"] for r in ans_rows) / len(ans_rows), 3) if ans_rows else None,
         "fact_first": _share([r["fact_first"] for r in served if r["fact_first"] is not None]),
+        "served_by": dict(Counter(r["served_by"] for r in rows)),
         "latency_ms": {"p50": round(statistics.median(lat) * 1000, 1), "p95": round(pct(lat, 0.95) * 1000, 1)},
     }
     for r in rows[: args.show] + [r for r in una_rows if not r["withheld"]][: args.show]:
