@@ -25,6 +25,8 @@ def index_cmd(
     replace: bool = typer.Option(False, "--replace", help="Rebuild from these paths only"),
     store: str = typer.Option(None, "--store", help="embedded | milvus (default from config; a new index only)"),
     milvus_uri: str = typer.Option(None, "--milvus-uri", help="Milvus Lite file or cluster URI (store milvus)"),
+    wait: bool = typer.Option(False, "--wait", help="When another process is writing this index, queue behind it "
+                                                    "instead of failing"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Ingest documents and build or update an index (unchanged documents are skipped)."""
@@ -43,7 +45,8 @@ def index_cmd(
             def progress(stage: str, done: int, total: int) -> None:
                 prog.update(task, completed=done, total=total)
 
-            report = build_index([str(p) for p in paths], index, settings, replace=replace, progress=progress)
+            report = build_index([str(p) for p in paths], index, settings, replace=replace, progress=progress,
+                                 wait=wait, on_wait=lambda msg: err_console.print(f"[yellow]{msg}[/]"))
     if as_json:
         from dataclasses import asdict
 

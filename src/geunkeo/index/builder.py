@@ -17,6 +17,7 @@ from geunkeo.corpus import chunk_document, load_paths
 from geunkeo.corpus.base import Chunk, Document, LoadFailure
 from geunkeo.errors import IndexError_
 from geunkeo.index.embedders import get_embedder
+from geunkeo.index.lock import writer_lock
 from geunkeo.index.manifest import (
     FORMAT_VERSION,
     Manifest,
@@ -65,10 +66,13 @@ def build_index(
     *,
     replace: bool = False,
     progress: Progress | None = None,
+    wait: bool = False,
+    on_wait: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Ingest `paths` into the index at `index_dir`; unchanged documents are skipped, changed ones replaced.
 
-    With `replace=True` the index is rebuilt from these paths alone.
+    With `replace=True` the index is rebuilt from these paths alone. Another writer of the same index makes this
+    raise `IndexBusy`, or with `wait=True` queue behind it (`on_wait` is told); see `index/lock.py`.
     """
     settings = settings or Settings()
     t0 = time.perf_counter()
@@ -78,6 +82,13 @@ def build_index(
     t = time.perf_counter()
     docs, failures = load_paths([Path(p) for p in paths])
     timings["load"] = time.perf_counter() - t
+    # from reading the current generation to publishing the next, this process is the index's only writer
+    with writer_lock(index_dir, wait=wait, on_wait=on_wait):
+        return _build(index_dir, docs, failures, settings, replace, progress, timings, t0)
+
+
+def _build(index_dir: Path, docs: list[Document], failures: list, settings: Settings, replace: bool,
+           progress: Progress | None, timings: dict[str, float], t0: float) -> BuildReport:
 
     embedder = get_embedder(settings)
     hits0, misses0 = getattr(embedder, "hits", 0), getattr(embedder, "misses", 0)
@@ -153,7 +164,13 @@ def delete_documents(index_dir: str | Path, doc_ids: Sequence[str], settings: Se
     """Remove documents by doc_id and publish a new generation; returns the number of chunks removed."""
     settings = settings or Settings()
     index_dir = Path(index_dir)
-    old = read_manifest(index_dir)
+    read_manifest(index_dir)  # a clear error for a missing index, before a lock file is created there
+    with writer_lock(index_dir):
+        old = read_manifest(index_dir)
+        return _delete(index_dir, old, doc_ids, settings)
+
+
+def _delete(index_dir: Path, old: Manifest, doc_ids: Sequence[str], settings: Settings) -> int:
     store = make_store(settings, current_generation(index_dir), old.dim, old.store)
     removed = store.delete_documents(list(doc_ids))
     hashes = {k: v for k, v in old.doc_hashes.items() if k not in set(doc_ids)}
