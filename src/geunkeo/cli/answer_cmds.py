@@ -27,7 +27,7 @@ def ask_cmd(
     model: str = typer.Option(None, "--model", help="LLM model name"),
     base_url: str = typer.Option(None, "--base-url", help="LLM server URL"),
     answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm (default from config)"),
-    k: int = typer.Option(5, "-k", help="How many retrieved chunks the answer may use"),
+    k: int = typer.Option(5, "-k", min=1, max=20, help="How many retrieved chunks the answer may use (1–20, as the API)"),
     explain: bool = typer.Option(False, "--explain", help="Show the trace: decisions, timings, LLM calls"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:

@@ -65,7 +65,7 @@ def index_cmd(
 def search_cmd(
     query: str = typer.Argument(..., help="The question"),
     index: Path = typer.Option(..., "--index", "-i"),
-    k: int = typer.Option(10, "-k"),
+    k: int = typer.Option(10, "-k", min=1, max=100, help="How many hits (1–100, as the API)"),
     mode: str = typer.Option(None, "--mode", help="bm25 | dense | hybrid (default from config)"),
     explain: bool = typer.Option(False, "--explain", help="Show rewrite, terms, weights and timings"),
     reranker: str = typer.Option(None, "--rerank", help="none | dense | llm | cross-encoder"),
