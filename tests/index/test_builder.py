@@ -140,3 +140,22 @@ def test_searching_process_caps_blas_threads(corpus, tmp_path):
     geunkeo.open_index(idx)
     blas = [p for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
     assert blas and all(p["num_threads"] == 1 for p in blas)
+
+
+def test_each_distinct_title_is_embedded_once():
+    import numpy as np
+
+    from geunkeo.index.builder import _embed_titles
+
+    class Counting:
+        dim = 2
+        seen: list[str] = []
+
+        def embed_passages(self, texts):
+            self.seen.extend(texts)
+            return np.array([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+    emb = Counting()
+    vecs = _embed_titles(emb, ["가이드", "판결", "가이드", "가이드"])
+    assert emb.seen == ["가이드", "판결"]
+    assert vecs.tolist() == [[3, 1], [2, 1], [3, 1], [3, 1]]

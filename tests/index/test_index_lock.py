@@ -71,3 +71,4 @@ def test_delete_of_a_missing_index_leaves_no_lock_file_behind(tmp_path):
     with pytest.raises(Exception, match="idx"):
         delete_documents(tmp_path / "idx", ["a"])
     assert not (tmp_path / "idx").exists()
+
