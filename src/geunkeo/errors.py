@@ -23,6 +23,10 @@ class IndexError_(GeunkeoError):
     """An index directory is missing, corrupt or incompatible."""
 
 
+class IndexBusy(IndexError_):
+    """Another process is writing this index (see index/lock.py)."""
+
+
 class QueryError(GeunkeoError):
     """A query cannot be searched (empty, unusable)."""
 

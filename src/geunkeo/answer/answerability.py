@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from geunkeo.answer.extractive import chunk_units
 from geunkeo.answer.slots import (
@@ -53,10 +54,11 @@ class Answerability:
     focus: str | None = None  # what the question asks about ("수수료" in "… 수수료는 얼마인가요?")
     unmatched: list[str] = field(default_factory=list)  # the focus or the question's numbers, absent from the top
 
-    @property
-    def answerable(self) -> bool | None:
-        """False when what the question is about is not in the top chunks at all."""
-        return False if self.unmatched else None
+
+@lru_cache(maxsize=256)
+def _title_terms(title: str) -> frozenset:
+    """A document title's BM25 terms (a page of "지방은행 시중은행 전환 가이드" is about what its title names)."""
+    return frozenset(get_analyzer().terms(title)) if title else frozenset()
 
 
 def _fact_near(focus: str, top: list[Hit]) -> bool:
@@ -124,21 +126,20 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     in another language than the top chunks, the plan's terms in the chunks' language are the only words that can
     match."""
     top = hits[:top_chunks]
+    if not top:
+        return Answerability(0.0, {})
     qlang = "en" if detect_lang(query) == "en" else "ko"
     # the asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss)
     own = [t for t in dict.fromkeys(get_analyzer().terms(query))
            if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))]
-    if top and all(h.chunk.lang not in (qlang, "mixed") for h in top):
+    if all(h.chunk.lang not in (qlang, "mixed") for h in top):
         if not terms:  # no query plan to translate with: not judged here
             return Answerability(1.0, {"cross_lingual_unchecked": 1.0})
         own = [t for t in terms if bool(HANGUL.search(t)) == (qlang == "en") and t not in QUESTION_TERMS]
-    if not top:
-        return Answerability(0.0, {})
     if not own:  # another language and no glossary translation: nothing ties the documents to the question
         return Answerability(0.0, {"matched": 0.0}, missing=["(no word of the question in the documents' language)"])
     units = [(r, ts) for r, h in enumerate(top) for _, ts in chunk_units(h.chunk.text)]
-    found = frozenset().union(*(ts for _, ts in units)) | frozenset(
-        t for h in top for t in get_analyzer().terms(h.chunk.title or ""))
+    found = frozenset().union(*(ts for _, ts in units), *(_title_terms(h.chunk.title) for h in top))
     # rarity among the top chunks' sentences: the word that names the topic counts for more than 학기 or 지원
     n = max(len(units), 1)
     weights = {t: math.log(1 + n / (1 + sum(1 for _, ts in units if t in ts))) for t in own}

@@ -42,8 +42,10 @@ _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 # a quoted remark ("“…”라고 말했다" aside): the speaker's words, not the document's statement
 _QUOTED = re.compile(r"^(?:[\"“「『<]|['‘](?!\d))")
 _SOURCE_NOTE = re.compile(r"^(?:자료|출처|주\)|주:|주\s?\d\)|Source|Note)\s*[:：)]?", re.I)
-_PROVISO_LEAD = re.compile(r"^(?:단[,\s]|다만|However|Provided that)", re.I)
-_PROVISO = re.compile(r"^(?:단[,\s]|다만|However|Provided|This does not apply|but\b)|그러하지\s?아니|제외한다|예외로", re.I)
+# a proviso: a sentence that limits the one before it; one that opens with its marker cannot stand first
+_PROVISO_START = r"^(?:단[,\s]|다만|However|Provided)"
+_PROVISO_LEAD = re.compile(_PROVISO_START, re.I)
+_PROVISO = re.compile(_PROVISO_START + r"|^(?:This does not apply|but\b)|그러하지\s?아니|제외한다|예외로", re.I)
 _ENDED = re.compile(r"(?:[.!?。]|[다요함음임됨])[\"'”’)\]]*$")
 
 
@@ -65,8 +67,7 @@ class Unit:
     """A quotable piece of a chunk: one whole sentence, or one list item (a line that began with a bullet)."""
 
     text: str
-    item: bool = False  # a list item or bullet line: whole without a sentence ending
-    position: int = 0
+    position: int = 0  # index among the chunk's units
 
 
 def source_units(text: str) -> list[Unit]:
@@ -106,7 +107,7 @@ def source_units(text: str) -> list[Unit]:
                 continue
             # a piece that stops mid-sentence (a page cut it, a caption) is not quotable; a list item is whole
             if ends_sentence(sent) or (bulleted and j == len(sents) - 1):
-                out.append(Unit(sent, item=bulleted, position=len(out)))
+                out.append(Unit(sent, position=len(out)))
         if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
     return out

@@ -16,13 +16,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from geunkeo.errors import IndexError_
+from geunkeo.errors import IndexBusy
+
+__all__ = ["LOCK_FILE", "IndexBusy", "writer_lock"]
 
 LOCK_FILE = "WRITE.lock"
-
-
-class IndexBusy(IndexError_):
-    """Another process is writing this index."""
 
 
 @contextmanager
