@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 from geunkeo.answer.base import FilterReport, Removal
 from geunkeo.answer.context import ContextIndex
@@ -36,7 +35,7 @@ from geunkeo.answer.rewrite import (
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
 from geunkeo.text.entities import Entity, extract_all, reg_key
-from geunkeo.text.injection import InjectionSpan, detect_injections, without_injections
+from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
 _DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame)", re.I)
@@ -108,7 +107,7 @@ class HallucinationFilter:
             lang = "en" if lang == "en" else "ko"
         chunks = _as_chunks(contexts)
         report = FilterReport()
-        injected = _Injected(chunks, report) if any(_detect(c.text) for c in chunks) else None
+        injected = _Injected(chunks, report) if any(spans_of(c.text) for c in chunks) else None
         if injected is not None:
             chunks = injected.clean
         if self.allowlist:
@@ -239,12 +238,6 @@ _DRAWN_SHARE = 0.6
 _DRAWN_MARGIN = 0.2
 
 
-@lru_cache(maxsize=4096)
-def _detect(text: str) -> tuple[InjectionSpan, ...]:
-    """Injection spans of a context text (contexts recur across questions and regenerations: cached)."""
-    return tuple(detect_injections(text))
-
-
 def _grams(text: str) -> frozenset[str]:
     """Character bigrams inside words (a one-character word stands as itself), casefolded."""
     out: set[str] = set()
@@ -269,7 +262,7 @@ class _Injected:
         self.passages: list[tuple[int, InjectionSpan, frozenset[str]]] = []  # (context n, span, sentence grams)
         self.clean_sentences: list[frozenset[str]] = []
         for n, c in enumerate(chunks, start=1):
-            spans = list(_detect(c.text))
+            spans = list(spans_of(c.text))
             for sp in spans:
                 report.injections.append({"context": str(n), "chunk_id": c.chunk_id, "kind": sp.kind,
                                           "text": sp.phrase})

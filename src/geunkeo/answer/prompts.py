@@ -16,7 +16,7 @@ import re
 
 from geunkeo.llm.base import Message
 from geunkeo.retrieve.base import Hit
-from geunkeo.text.injection import detect_injections
+from geunkeo.text.injection import spans_of
 
 RULES_KO = """당신은 대학 학칙·규정, 학사 공지, 보험 약관에 대한 질문에 답하는 도우미입니다. 아래의 번호가 붙은 검색 결과만 근거로 답하세요.
 
@@ -63,7 +63,7 @@ def context_blocks(hits: list[Hit], max_chars: int = 1500, lang: str = "ko") -> 
     for n, hit in enumerate(hits, start=1):
         c = hit.chunk
         text = c.text if len(c.text) <= max_chars else c.text[:max_chars] + " …"
-        caution = f' caution="{CAUTION["en" if lang == "en" else "ko"]}"' if detect_injections(c.text) else ""
+        caution = f' caution="{CAUTION["en" if lang == "en" else "ko"]}"' if spans_of(c.text) else ""
         parts.append(f'<document n="{n}"{caution}>\n[{n}] {fence(c.location or c.title)}\n{fence(text)}\n</document>')
     return "\n\n".join(parts)
 

@@ -42,7 +42,7 @@ from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
 from geunkeo.evaluate.support import SupportChecker, entity_grounding, extract_entities, verbatim_statement
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.entities import article_key, extract_citations
-from geunkeo.text.injection import detect_injections, without_injections
+from geunkeo.text.injection import spans_of, without_injections
 from geunkeo.text.patterns import HANGUL, detect_lang
 from geunkeo.trace import Trace
 
@@ -564,7 +564,7 @@ def _clauses(sentence: str) -> tuple[str, ...]:
 
 def _without_injections(hit: Hit) -> Hit:
     """`hit` with the chunk's instruction-like passages blanked out (the same hit when it has none)."""
-    spans = detect_injections(hit.chunk.text)
+    spans = list(spans_of(hit.chunk.text))
     if not spans:
         return hit
     return dataclasses.replace(hit, chunk=dataclasses.replace(hit.chunk, text=without_injections(hit.chunk.text,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_PASSAGE = 600
 
@@ -247,6 +248,13 @@ def detect_injections(text: str) -> list[InjectionSpan]:
             found.append(InjectionSpan(start, _passage_end(text, b), kind, text[a:b].strip(), a))
     found.sort(key=lambda s: (s.phrase_start, s.start))
     return found
+
+
+@lru_cache(maxsize=4096)
+def spans_of(text: str) -> tuple[InjectionSpan, ...]:
+    """`detect_injections`, cached: the answer stage's prompt, filter and verifier read the same contexts, and
+    contexts recur across questions and regenerations."""
+    return tuple(detect_injections(text))
 
 
 def passages(text: str, spans: list[InjectionSpan] | None = None) -> list[tuple[int, int]]:
