@@ -71,3 +71,14 @@ def test_ocr_bullets_and_labelled_figures_are_quotable_items():
         "대내외 여건 변화를 반영하여 재정 건전화계획의 수정계획을 수립하는 등 재무건전성 관리 강화",
         "전체 신고 대비 반복신고 감지 비율: 1.25%(1분기)→2.5%(2분기)→7.6%(3분기)",
     ]
+
+
+def test_another_documents_sentence_supports_only_when_about_as_relevant():
+    rule = Chunk("r#제7조", "r", "학칙", "휴학 기간은 통산 3년을 넘을 수 없다.\n휴학 중에는 등록금을 내지 않는다.",
+                 "학칙 제7조(휴학)")
+    other = Chunk("p#s1", "p", "금리 전망", "기간 중 금리는 동결되었다.", "금리 전망")
+    terms = {"휴학": 1.0, "기간": 1.0, "통산": 1.0}
+    ans = ExtractiveAnswerer(AnswerSettings(extractive_min_relative_overlap=0.0)).answer(
+        "휴학 기간 통산", [Hit(chunk=rule, score=1.0), Hit(chunk=other, score=0.5)], terms=terms)
+    assert "금리" not in ans.text  # shares one word of three with the question, from an unrelated document
+    assert "등록금" in ans.text  # the lead's own document may support it more loosely

@@ -142,6 +142,7 @@ class _Candidate:
 
 _SLOT_BONUS = 0.25
 _LEAD_SHARE = 0.8
+_OTHER_DOC_SHARE = 0.7
 _MMR_LAMBDA = 0.5
 
 
@@ -165,7 +166,7 @@ class ExtractiveAnswerer(Answerer):
                           sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
         slots = question_slots(query)
         cands, units_by_hit = self._candidates(query, hits, terms, slots)
-        chosen = self._choose(cands)
+        chosen = self._choose(cands, [h.chunk.title or h.chunk.doc_id for h in hits])
         if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
             chosen = [c for c in cands if c.rank == 0][:2]
         ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
@@ -204,7 +205,7 @@ class ExtractiveAnswerer(Answerer):
                 cands.append(_Candidate(r, unit, tset, overlap, has_slot, score))
         return cands, units_by_hit
 
-    def _choose(self, cands: list[_Candidate]) -> list[_Candidate]:
+    def _choose(self, cands: list[_Candidate], doc_of: list[str]) -> list[_Candidate]:
         pool = sorted((c for c in cands if c.overlap > 0), key=lambda c: -c.score)
         if not pool:
             return []
@@ -215,7 +216,10 @@ class ExtractiveAnswerer(Answerer):
         lead = next((c for c in pool if c.slot and c.overlap >= _LEAD_SHARE * best_overlap), pool[0])
         chosen = [lead]
         pool = [lead, *(c for c in pool if c is not lead)]
-        rest = [c for c in pool[1:] if c.overlap >= floor]
+        # a sentence from another document than the lead's supports it only when it is about as relevant
+        other_floor = max(floor, _OTHER_DOC_SHARE * best_overlap)
+        rest = [c for c in pool[1:]
+                if c.overlap >= (floor if doc_of[c.rank] == doc_of[lead.rank] else other_floor)]
         while rest and len(chosen) < self.max_sentences:
             # MMR: relevance minus similarity to what is already said (notices repeat their contact line)
             def mmr(c: _Candidate) -> float:
