@@ -136,8 +136,8 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
         if not terms:  # no query plan to translate with: not judged here
             return Answerability(1.0, {"cross_lingual_unchecked": 1.0})
         own = [t for t in terms if bool(HANGUL.search(t)) == (qlang == "en") and t not in QUESTION_TERMS]
-    if not own:  # another language and no glossary translation: nothing ties the documents to the question
-        return Answerability(0.0, {"matched": 0.0}, missing=["(no word of the question in the documents' language)"])
+    if not own:  # no topic word ("???"), or another language without a glossary translation
+        return Answerability(0.0, {"matched": 0.0}, missing=["(no word of the question to find in the documents' language)"])
     units = [(r, ts) for r, h in enumerate(top) for _, ts in chunk_units(h.chunk.text)]
     found = frozenset().union(*(ts for _, ts in units), *(_title_terms(h.chunk.title) for h in top))
     # rarity among the top chunks' sentences: the word that names the topic counts for more than 학기 or 지원
