@@ -146,6 +146,19 @@ class EvaluateSettings(BaseModel):
     review_deadline_days: float = 3.0  # review_deadline = enqueue time + this (seed §3.1.2)
 
 
+class ServerSettings(BaseModel):
+    """`geunkeo serve`: limits, deadlines and access (issue 11). Every limit is checked before any work."""
+
+    max_body_bytes: int = 1_000_000  # larger request bodies get HTTP 413 before they are read whole
+    max_query_chars: int = 2000
+    ask_deadline_s: float = 15.0  # /api/ask answers within this, falling back to the extractive answer
+    max_inflight: int = 8  # concurrent search/ask requests beyond this get 503 + Retry-After
+    cors_origins: list[str] = Field(default_factory=list)  # CORS is off unless origins are listed
+    read_auth: bool = False  # True: search/ask need a key with role reader (review writes always need one)
+    db_path: str | None = None  # API keys and review decisions; default $GEUNKEO_HOME/server.db
+    runs_dir: str | None = None  # evaluation runs shown under /runs and /review
+
+
 class Settings(BaseSettings):
     """All geunkeo settings; `Settings()` reads env vars and the TOML file."""
 
@@ -158,6 +171,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
     evaluate: EvaluateSettings = Field(default_factory=EvaluateSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
 
     @classmethod
     def settings_customise_sources(
