@@ -61,15 +61,23 @@ def _title_terms(title: str) -> frozenset:
     return frozenset(get_analyzer().terms(title)) if title else frozenset()
 
 
+_NEAR_CHARS = 120
+
+
 def _fact_near(focus: str, top: list[Hit]) -> bool:
-    """Whether a sentence naming `focus`, or the sentence next to it, carries an amount, date, count or rate."""
+    """Whether a figure (amount, date, count, rate) stands within a sentence's length of `focus` in a top chunk.
+
+    Read on the chunk's text, not on its whole sentences: a PDF page can cut the very sentence that states the
+    figure ("비과세 한도가 현행 월 10만원에서 월 20만원으로 상향되었으 2 | 3 며")."""
     key = focus.replace(" ", "")
     for h in top:
-        units = [u.text for u, _ in chunk_units(h.chunk.text)]
-        for i, text in enumerate(units):
-            if key in text.replace(" ", "") and any(
-                    set(NUMERIC_SLOTS) & sentence_slots(t) for t in units[max(i - 1, 0): i + 2]):
+        flat = re.sub(r"\s+", "", h.chunk.text)
+        start = flat.find(key)
+        while start >= 0:
+            window = flat[max(start - _NEAR_CHARS, 0): start + len(key) + _NEAR_CHARS]
+            if set(NUMERIC_SLOTS) & sentence_slots(window):
                 return True
+            start = flat.find(key, start + 1)
     return False
 
 
@@ -100,6 +108,8 @@ def question_focus(query: str) -> str | None:
         t = toks[i]
         if t.tag not in ("NNG", "NNP", "SL") or t.form in _GENERIC or t.form.endswith("사항"):
             continue
+        if i + 1 < qi and toks[i + 1].form == "사항" and toks[i + 1].start == t.end:
+            continue  # 변경사항, 제약사항: the kind of answer ("what changed"), not its topic
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if nxt is not None and nxt.start == t.end and (nxt.tag.startswith("XSV") or nxt.tag.startswith("XSA")
                                                         or nxt.form == "적"):
