@@ -42,6 +42,8 @@ ENOUGH_MATCHED = 5
 
 _QUESTION_WORDS = tuple(QUESTION_WORDS["question_words"])
 _GENERIC = frozenset(QUESTION_WORDS["generic_nouns"])
+_QUANTITY_ASKED = re.compile(r"얼마|몇|언제|며칠|how\s+(?:much|many|long)|when\b|what\s+(?:percentage|rate|amount)",
+                             re.I)
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?=\s*년|\b)")
 
 
@@ -69,15 +71,13 @@ def _fact_near(focus: str, top: list[Hit]) -> bool:
 
     Read on the chunk's text, not on its whole sentences: a PDF page can cut the very sentence that states the
     figure ("비과세 한도가 현행 월 10만원에서 월 20만원으로 상향되었으 2 | 3 며")."""
-    key = focus.replace(" ", "")
+    pattern = re.compile(r"\s*".join(map(re.escape, focus.replace(" ", ""))))
     for h in top:
-        flat = re.sub(r"\s+", "", h.chunk.text)
-        start = flat.find(key)
-        while start >= 0:
-            window = flat[max(start - _NEAR_CHARS, 0): start + len(key) + _NEAR_CHARS]
+        text = re.sub(r"\s+", " ", h.chunk.text)
+        for m in pattern.finditer(text):
+            window = text[max(m.start() - _NEAR_CHARS, 0): m.end() + _NEAR_CHARS]
             if set(NUMERIC_SLOTS) & sentence_slots(window):
                 return True
-            start = flat.find(key, start + 1)
     return False
 
 
@@ -160,7 +160,9 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
     focus = question_focus(query)
     unmatched = [focus] if focus and focus.replace(" ", "") not in text and any(t in focus for t in missing) else []
-    asked = numeric_slot(question_slots(query))
+    # a figure is asked for only by a quantity question word: "어떤 가격에 … 조정되는 거래가격인가요?" names a price
+    # and asks what it is, not how much
+    asked = numeric_slot(question_slots(query)) if _QUANTITY_ASKED.search(query) else None
     if focus and asked and not unmatched and focus.replace(" ", "") in text and not _fact_near(focus, top):
         # "수수료는 얼마?": a sentence (or its neighbour) must name the 수수료 together with a figure
         unmatched.append(f"{focus} ({asked})")

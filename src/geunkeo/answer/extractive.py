@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from geunkeo.answer.base import Answer, Answerer, AnswerSentence
 from geunkeo.answer.cited import citation_for, render
-from geunkeo.answer.slots import question_slots, sentence_slots
+from geunkeo.answer.slots import NUMERIC_SLOTS, question_slots, sentence_slots
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.reflow import ends_sentence
 from geunkeo.retrieve.base import Hit
@@ -138,12 +138,15 @@ class _Candidate:
     overlap: float  # weighted share of the query's terms in the unit
     slot: bool  # carries what the question asks for
     score: float
+    figure: bool = False  # states an amount, date, count or rate
 
 
 _SLOT_BONUS = 0.25
 _LEAD_SHARE = 0.8
 _OTHER_DOC_SHARE = 0.7
 _MMR_LAMBDA = 0.5
+_NEIGHBOUR_SHARE = 0.5
+_NEIGHBOUR_BONUS = 0.1
 
 
 class ExtractiveAnswerer(Answerer):
@@ -202,7 +205,8 @@ class ExtractiveAnswerer(Answerer):
                 has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
                 score = (overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position)
                          + 0.15 / (1 + r))
-                cands.append(_Candidate(r, unit, tset, overlap, has_slot, score))
+                figure = bool(set(NUMERIC_SLOTS) & sentence_slots(unit.text))
+                cands.append(_Candidate(r, unit, tset, overlap, has_slot, score, figure))
         return cands, units_by_hit
 
     def _choose(self, cands: list[_Candidate], doc_of: list[str]) -> list[_Candidate]:
@@ -218,14 +222,27 @@ class ExtractiveAnswerer(Answerer):
         pool = [lead, *(c for c in pool if c is not lead)]
         # a sentence from another document than the lead's supports it only when it is about as relevant
         other_floor = max(floor, _OTHER_DOC_SHARE * best_overlap)
-        rest = [c for c in pool[1:]
-                if c.overlap >= (floor if doc_of[c.rank] == doc_of[lead.rank] else other_floor)]
-        while rest and len(chosen) < self.max_sentences:
+        def beside_chosen(c: _Candidate) -> bool:
+            return any(x.rank == c.rank and abs(x.unit.position - c.unit.position) == 1 for x in chosen)
+
+        def eligible(c: _Candidate) -> bool:
+            need = floor if doc_of[c.rank] == doc_of[lead.rank] else other_floor
+            # the sentence next to a chosen one often carries the rest of the fact in other words ("이용자 중 비율이
+            # 가장 높은 연령대" ← "이용 경험률이 가장 큰 세대는 30대(66.2%)…"): half the floor is enough there when
+            # it states a figure (a neighbour without one is mostly the notice's closing boilerplate)
+            return c.overlap >= need or (c.figure and beside_chosen(c) and c.overlap >= _NEIGHBOUR_SHARE * need)
+
+        rest = [c for c in pool[1:] if c.overlap > 0]
+        while len(chosen) < self.max_sentences:
             # MMR: relevance minus similarity to what is already said (notices repeat their contact line)
             def mmr(c: _Candidate) -> float:
-                return c.score - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen)
+                return (c.score + (_NEIGHBOUR_BONUS if c.figure and beside_chosen(c) else 0.0)
+                        - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen))
 
-            nxt = max(rest, key=mmr)
+            ready = [c for c in rest if eligible(c)]
+            if not ready:
+                break
+            nxt = max(ready, key=mmr)
             rest.remove(nxt)
             if max(_jaccard(nxt.terms, x.terms) for x in chosen) >= 0.7:
                 continue

@@ -31,7 +31,7 @@ _QUESTION = {
 _NUM = r"\d[\d,]*(?:\.\d+)?"
 _SENTENCE = {
     "amount": re.compile(rf"{_NUM}\s*(?:조|억|천만|백만|만|천)?\s*(?:원|달러|불|엔|위안)|\$\s?{_NUM}|"
-                         rf"{_NUM}\s*(?:조|억)|(?:KRW|USD|won)\s?{_NUM}|{_NUM}\s*(?:won|dollars?)|무료|면제",
+                         rf"(?<![\d,.])(?<!제)(?<!제\s){_NUM}\s*(?:조(?!\s?의|\s?\()|억)|(?:KRW|USD|won)\s?{_NUM}|{_NUM}\s*(?:won|dollars?)|무료|면제",
                          re.I),
     "date": re.compile(rf"\d{{4}}\s*[.년/-]\s*\d{{1,2}}|\d{{1,2}}\s*월\s*\d{{1,2}}\s*일|\d{{1,2}}\s*월|"
                        rf"{_NUM}\s*(?:개월|일\s*이내|일\s*전|일\s*후|일간|일까지|주\s*이내|년\s*이내|년간|학기)|"
