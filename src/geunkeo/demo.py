@@ -7,6 +7,7 @@ import json
 import os
 import statistics
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -14,13 +15,30 @@ from rich.table import Table
 
 import geunkeo
 from geunkeo.config import Settings
-from geunkeo.index.base import ScoredId
-from geunkeo.retrieve.tuning import load_beir_queries, ranx_scores, to_doc_scores
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample"
-OUT = ROOT / ".geunkeo"
+# GEUNKEO_DEMO_OUT: another output folder, e.g. to time a cold run without touching .geunkeo/
+OUT = Path(os.environ.get("GEUNKEO_DEMO_OUT") or ROOT / ".geunkeo")
 console = Console()
+PHASES: dict[str, float] = {}
+
+
+@contextmanager
+def _phase(name: str):
+    """Time one demo section; the table at the end shows where the demo's time went (issue 12: ≤ 120 s cold)."""
+    t = time.perf_counter()
+    try:
+        yield
+    finally:
+        PHASES[name] = time.perf_counter() - t
+
+
+def _print_phases(total: float) -> None:
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    console.print("[dim]" + "  ".join(f"{n} {s:.1f}s" for n, s in PHASES.items())
+                  + f"  (load average {load} on {os.cpu_count()} cores)[/]")
+    console.print(f"[green]demo finished in {total:.1f}s[/]")
 
 DEMO_QUERIES = [
     "휴학은 최대 몇 학기까지 할 수 있나요?",
@@ -31,6 +49,9 @@ DEMO_QUERIES = [
 
 
 def _retrieval_table(idx) -> None:
+    from geunkeo.index.base import ScoredId
+    from geunkeo.retrieve.tuning import load_beir_queries, ranx_scores, to_doc_scores
+
     queries, qrels = load_beir_queries(SAMPLE / "gold", "test")
     styles = {}
     with open(SAMPLE / "gold" / "queries.jsonl", encoding="utf-8") as f:
@@ -64,29 +85,33 @@ def main() -> None:
     settings = Settings()
     index_dir = OUT / "demo-index"
     console.rule("[bold]1. index the sample corpus")
-    report = geunkeo.build_index([SAMPLE / "corpus"], index_dir, settings)
+    with _phase("index"):
+        report = geunkeo.build_index([SAMPLE / "corpus"], index_dir, settings)
     console.print(f"{report.documents} documents, {report.chunks} chunks → {index_dir} "
                   f"({report.seconds:.1f}s; embedded {report.embed_cache_misses}, cached {report.embed_cache_hits})")
     for f in report.failures:
         console.print(f"[yellow]skipped[/] {f.path}: {f.reason}")
 
     console.rule("[bold]2. search")
-    idx = geunkeo.open_index(index_dir, settings)
-    for q in DEMO_QUERIES:
-        res = idx.search(q, k=3)
-        p = res.plan
-        console.print(f"[bold cyan]{q}[/]  [dim]{p.formality}, rewritten: {p.rewritten!r}, "
-                      f"{p.fusion} dense {p.dense_weight:.1f}[/]")
-        for i, h in enumerate(res.hits, 1):
-            console.print(f"  {i}. {h.chunk.location}  [dim]{h.score:.3f}[/]")
+    with _phase("open+search"):
+        idx = geunkeo.open_index(index_dir, settings)
+        for q in DEMO_QUERIES:
+            res = idx.search(q, k=3)
+            p = res.plan
+            console.print(f"[bold cyan]{q}[/]  [dim]{p.formality}, rewritten: {p.rewritten!r}, "
+                          f"{p.fusion} dense {p.dense_weight:.1f}[/]")
+            for i, h in enumerate(res.hits, 1):
+                console.print(f"  {i}. {h.chunk.location}  [dim]{h.score:.3f}[/]")
 
     console.rule("[bold]3. retrieval metrics")
-    _retrieval_table(idx)
+    with _phase("retrieval metrics"):
+        _retrieval_table(idx)
 
     console.rule("[bold]4. a cited answer (extractive: no LLM configured)")
-    from geunkeo.answer import ask
+    with _phase("answer"):
+        from geunkeo.answer import ask
 
-    ans = ask("휴학은 최대 몇 학기까지 할 수 있어?", idx, settings, k=5)
+        ans = ask("휴학은 최대 몇 학기까지 할 수 있어?", idx, settings, k=5)
     console.print(ans.text)
     for c in sorted({(c.n, c.location) for s in ans.sentences for c in s.citations}):
         console.print(f"  [dim][{c[0]}] {c[1]}[/]")
@@ -94,11 +119,12 @@ def main() -> None:
     console.print(f"[dim]gate: {gate}; filter removed {len(ans.filter_report.removed)} item(s)[/]")
 
     console.rule("[bold]5. evaluate the gold set")
-    from geunkeo.evaluate.runner import run_evaluation
+    with _phase("evaluation"):
+        from geunkeo.evaluate.runner import run_evaluation
 
-    # Every gold case. The metric layer embeds all claims and context sentences of the run in one batched pass
-    # (through the persistent vector cache), then scores each case from memory.
-    run = run_evaluation(SAMPLE / "gold", idx, OUT / "demo-run", settings)
+        # Every gold case. The metric layer embeds all claims and context sentences of the run in one batched
+        # pass (through the persistent vector cache), then scores each case from memory.
+        run = run_evaluation(SAMPLE / "gold", idx, OUT / "demo-run", settings)
     flags = ", ".join(f"{k} {v}" for k, v in sorted(run.flags.items()))
     pre = run.summary.get("pipeline", {}).get("prefetch", {})
     cache = run.summary.get("pipeline", {}).get("vector_cache", {})
@@ -108,7 +134,7 @@ def main() -> None:
     console.print(f"claim log: {run.run_dir / 'cases.jsonl'}")
     console.print(f"review queue: {run.run_dir}  (geunkeo review list --db {run.run_dir})")
     console.print(f"report: [link=file://{run.report_path}]{run.report_path}[/link]")
-    console.print(f"[green]demo finished in {time.perf_counter() - t0:.1f}s[/]")
+    _print_phases(time.perf_counter() - t0)
 
 
 if __name__ == "__main__":

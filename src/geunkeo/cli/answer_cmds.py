@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -22,56 +23,75 @@ _GATE_STYLE = {"answer": "green", "warn": "yellow", "regenerate": "yellow", "esc
 
 def ask_cmd(
     query: str = typer.Argument(..., help="The question"),
-    index: Path = typer.Option(..., "--index", "-i", help="Index directory"),
+    index: Path = typer.Option(None, "--index", "-i", help="Index directory (not needed with --server)"),
     llm: str = typer.Option(None, "--llm", help="LLM provider for the answer (ollama, openai, gemini, …)"),
     model: str = typer.Option(None, "--model", help="LLM model name"),
     base_url: str = typer.Option(None, "--base-url", help="LLM server URL"),
     answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm (default from config)"),
     k: int = typer.Option(5, "-k", min=1, max=20, help="How many retrieved chunks the answer may use (1–20, as the API)"),
     explain: bool = typer.Option(False, "--explain", help="Show the trace: decisions, timings, LLM calls"),
+    server: str = typer.Option(None, "--server", help="URL of a running `geunkeo serve` to ask instead of loading "
+                                                      "the index here (default: $GEUNKEO_SERVER)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Answer a question from an index, with a citation on every sentence."""
-    from geunkeo.answer import ask
+    from geunkeo.cli.index_cmds import _need_index, _only_in_process
+    from geunkeo.cli.remote import server_url
 
     with user_errors():
-        settings = settings_from(llm=llm, model=model, base_url=base_url)
-        ans = ask(query, index, settings, k=k, answerer=answerer)
+        url = server_url(server)
+        if url:
+            _only_in_process({"--llm": llm, "--model": model, "--base-url": base_url, "--answerer": answerer})
+            from geunkeo.cli.remote import post
+
+            data = post(url, "/api/ask", {"query": query, "k": k}, timeout=120)
+        else:
+            from geunkeo.answer import ask
+
+            settings = settings_from(llm=llm, model=model, base_url=base_url)
+            data = ask(query, _need_index(index), settings, k=k, answerer=answerer).to_dict()
     if as_json:
-        print_json(ans.to_dict())
+        print_json(data)
         return
-    for w in ans.trace.warnings:
-        err_console.print(f"[yellow]warning:[/] {w}")
-    gate = ans.gate
-    style = _GATE_STYLE.get(gate.action, "white") if gate else "white"
-    title = f"{ans.answerer}" + (f" (fallback: {ans.fallback})" if ans.fallback else "")
-    console.print(Panel(ans.text, title=f"“{query}”", subtitle=title, border_style=style))
-    cited = sorted({(c.n, c.location, c.chunk_id) for s in ans.sentences for c in s.citations})
+    print_answer(data, query, explain)
+
+
+def print_answer(ans: dict, query: str, explain: bool = False) -> None:
+    """Print an answer from its JSON form (`Answer.to_dict()`), in-process or from a server alike."""
+    trace = ans.get("trace") or {}
+    for w in trace.get("warnings", []):
+        err_console.print(f"[yellow]warning:[/] {escape(w)}")
+    gate = ans.get("gate")
+    style = _GATE_STYLE.get(gate["action"], "white") if gate else "white"
+    title = f"{ans.get('answerer')}" + (f" (fallback: {ans['fallback']})" if ans.get("fallback") else "")
+    console.print(Panel(escape(ans["text"]), title=f"“{escape(query)}”", subtitle=escape(title), border_style=style))
+    cited = sorted({(c["n"], c["location"], c["chunk_id"]) for s in ans.get("sentences", [])
+                    for c in s.get("citations", [])})
     if cited:
         table = Table(title="citations")
         for col in ("#", "location", "chunk"):
             table.add_column(col, overflow="fold")
         for n, loc, cid in cited:
-            table.add_row(f"[{n}]", loc, cid)
+            table.add_row(f"[{n}]", escape(loc), escape(cid))
         console.print(table)
-    _print_report(ans.filter_report)
+    _print_report(ans.get("filter_report") or {})
     if gate:
-        checks = ", ".join(f"{k}={v:g}" for k, v in gate.checks.items())
-        console.print(f"[bold]gate[/] [{style}]{gate.action}[/]{' (regenerated once)' if gate.regenerated else ''}"
-                      f"  [dim]{checks}[/]")
-        for r in gate.reasons:
-            console.print(f"  [dim]- {r}[/]")
+        checks = ", ".join(f"{k}={v:g}" for k, v in gate.get("checks", {}).items())
+        console.print(f"[bold]gate[/] [{style}]{gate['action']}[/]{' (regenerated once)' if gate.get('regenerated') else ''}"
+                      f"  [dim]{escape(checks)}[/]")
+        for r in gate.get("reasons", []):
+            console.print(f"  [dim]- {escape(r)}[/]")
     if explain:
-        _print_trace(ans.trace)
+        _print_trace(trace)
 
 
-def _print_trace(trace) -> None:
-    for d in trace.decisions:
+def _print_trace(trace: dict) -> None:
+    for d in trace.get("decisions", []):
         detail = {k: v for k, v in d.items() if k not in ("stage", "decision")}
-        console.print(f"  [cyan]{d['stage']}[/] {d['decision']} [dim]{detail}[/]", overflow="fold")
-    console.print("[bold]timings[/] " + "  ".join(f"{s.name}={s.ms:.1f}ms" for s in trace.stages))
-    for c in trace.llm_calls:
-        console.print(f"  [magenta]llm[/] {c}")
+        console.print(f"  [cyan]{d['stage']}[/] {d['decision']} [dim]{escape(str(detail))}[/]", overflow="fold")
+    console.print("[bold]timings[/] " + "  ".join(f"{s['name']}={s['ms']:.1f}ms" for s in trace.get("stages", [])))
+    for c in trace.get("llm_calls", []):
+        console.print(f"  [magenta]llm[/] {escape(str(c))}")
 
 
 def verify_cmd(
@@ -102,23 +122,26 @@ def verify_cmd(
             "kept": res.report.kept,
         })
         return
-    console.print(Panel(res.text, title="filtered answer"))
-    _print_report(res.report)
+    from dataclasses import asdict
+
+    console.print(Panel(escape(res.text), title="filtered answer"))
+    _print_report(asdict(res.report))
 
 
-def _print_report(report) -> None:
-    if report.removed:
+def _print_report(report: dict) -> None:
+    """The hallucination filter's report (`FilterReport` as a dict): removed, kept and unverified items."""
+    if report.get("removed"):
         table = Table(title="removed (not in the retrieved contexts)")
         for col in ("kind", "value", "replacement"):
             table.add_column(col, overflow="fold")
-        for r in report.removed:
-            table.add_row(r.kind, r.value, r.replacement or "(dropped)")
+        for r in report["removed"]:
+            table.add_row(r["kind"], escape(r["value"]), escape(r["replacement"] or "(dropped)"))
         console.print(table)
-    if report.kept:
-        kept = ", ".join(f"{k['kind']}:{k['value']}→[{k['context']}]" for k in report.kept)
-        console.print(f"[bold]kept[/] [dim]{kept}[/]")
-    for u in report.unverified:
-        console.print(f"[yellow]unverified {u['kind']}[/] {u['value']}")
+    if report.get("kept"):
+        kept = ", ".join(f"{k['kind']}:{k['value']}→[{k['context']}]" for k in report["kept"])
+        console.print(f"[bold]kept[/] [dim]{escape(kept)}[/]")
+    for u in report.get("unverified", []):
+        console.print(f"[yellow]unverified {u['kind']}[/] {escape(u['value'])}")
 
 
 def _read(path: Path) -> str:

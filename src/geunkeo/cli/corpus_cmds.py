@@ -14,11 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from geunkeo.cli.common import user_errors
-from geunkeo.config import load_settings
-from geunkeo.corpus import CHUNKERS, chunk_document, chunk_documents, load_paths
-from geunkeo.errors import IngestError
-from geunkeo.trace import Trace
+from geunkeo.cli.common import settings_from, user_errors
 
 corpus_app = typer.Typer(help="Load and chunk documents without indexing them.", no_args_is_help=True)
 
@@ -34,8 +30,11 @@ def inspect(
 ) -> None:
     """Per document: format, language, version/date, chosen chunker, chunk count; chunks with instruction-like
     passages; failures with reasons; timing."""
+    from geunkeo.corpus import chunk_documents, load_paths
+    from geunkeo.trace import Trace
+
     with user_errors():
-        settings = load_settings().corpus
+        settings = settings_from().corpus
         trace = Trace()
         docs, failures = load_paths(paths, trace)
         chunks = chunk_documents(docs, settings, trace)
@@ -77,12 +76,19 @@ def chunks(
     paths: list[str] = typer.Argument(..., help="Files or folders (recursive)"),
     doc: str | None = typer.Option(None, "--doc", help="Only this doc_id"),
     show_text: bool = typer.Option(False, "--text", help="Print each chunk's text too"),
-    chunker: str | None = typer.Option(None, "--chunker", help=f"Force a chunker: {', '.join(CHUNKERS)}"),
+    # the names are not listed here: importing the chunkers would load every file parser for `--help`
+    chunker: str | None = typer.Option(None, "--chunker", help="Force a chunker by name (an unknown name lists "
+                                                               "them)"),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per chunk (JSON Lines)"),
 ) -> None:
     """List chunks: chunk_id, location, path, size (and text with --text)."""
+    from geunkeo.corpus import CHUNKERS, chunk_document, load_paths
+    from geunkeo.errors import ConfigError, IngestError
+
     with user_errors():
-        settings = load_settings().corpus
+        if chunker is not None and chunker not in CHUNKERS:
+            raise ConfigError(f"--chunker: unknown chunker {chunker!r}; choose one of: {', '.join(CHUNKERS)}")
+        settings = settings_from().corpus
         docs, failures = load_paths(paths)
         selected = [d for d in docs if not doc or d.doc_id == doc]
         if doc and not selected:

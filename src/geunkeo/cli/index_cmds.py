@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.markup import escape
 from rich.table import Table
 
 from geunkeo.cli.common import console, err_console, print_json, settings_from, user_errors
+from geunkeo.cli.remote import server_url
 
 
 def register(app: typer.Typer) -> None:
@@ -27,9 +28,12 @@ def index_cmd(
     milvus_uri: str = typer.Option(None, "--milvus-uri", help="Milvus Lite file or cluster URI (store milvus)"),
     wait: bool = typer.Option(False, "--wait", help="When another process is writing this index, queue behind it "
                                                     "instead of failing"),
+    progress_every: float = typer.Option(5.0, "--progress-every", min=0.0, help="Seconds between progress lines "
+                                         "when stderr is not a terminal (a terminal gets a progress bar)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Ingest documents and build or update an index (unchanged documents are skipped)."""
+    from geunkeo.cli.progress import IndexProgress
     from geunkeo.index.builder import build_index
 
     with user_errors():
@@ -38,13 +42,7 @@ def index_cmd(
             settings.index.store = store
         if milvus_uri:
             settings.index.milvus_uri = milvus_uri
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                      TimeRemainingColumn(), console=err_console, transient=True, disable=as_json) as prog:
-            task = prog.add_task("embedding chunks", total=None)
-
-            def progress(stage: str, done: int, total: int) -> None:
-                prog.update(task, completed=done, total=total)
-
+        with IndexProgress(err_console, every=progress_every) as progress:
             report = build_index([str(p) for p in paths], index, settings, replace=replace, progress=progress,
                                  wait=wait, on_wait=lambda msg: err_console.print(f"[yellow]{msg}[/]"))
     if as_json:
@@ -64,7 +62,7 @@ def index_cmd(
 
 def search_cmd(
     query: str = typer.Argument(..., help="The question"),
-    index: Path = typer.Option(..., "--index", "-i"),
+    index: Path = typer.Option(None, "--index", "-i", help="Index directory (not needed with --server)"),
     k: int = typer.Option(10, "-k", min=1, max=100, help="How many hits (1–100, as the API)"),
     mode: str = typer.Option(None, "--mode", help="bm25 | dense | hybrid (default from config)"),
     explain: bool = typer.Option(False, "--explain", help="Show rewrite, terms, weights and timings"),
@@ -72,58 +70,95 @@ def search_cmd(
     llm: str = typer.Option(None, "--llm", help="LLM provider for LLM stages (ollama, openai, gemini, …)"),
     multi_query: bool = typer.Option(None, "--multi-query/--no-multi-query"),
     hyde: str = typer.Option(None, "--hyde", help="off | content | title | combined"),
+    server: str = typer.Option(None, "--server", help="URL of a running `geunkeo serve` to ask instead of loading "
+                                                      "the index here (default: $GEUNKEO_SERVER)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Search an index; prints hits with their locations."""
-    import geunkeo
-
     if mode and mode not in ("bm25", "dense", "hybrid"):
-        err_console.print("[red]error:[/] --mode must be one of: bm25, dense, hybrid")
-        raise typer.Exit(2)
+        raise typer.BadParameter("must be one of: bm25, dense, hybrid", param_hint="--mode")
     with user_errors():
-        idx = geunkeo.open_index(index, settings=settings_from(llm=llm))
-        res = idx.search(query, k=k, mode=mode, reranker=reranker, multi_query=multi_query, hyde=hyde)
+        url = server_url(server)
+        if url:
+            _only_in_process({"--rerank": reranker, "--llm": llm, "--multi-query": multi_query, "--hyde": hyde})
+            from geunkeo.cli.remote import post
+
+            data = post(url, "/api/search", {"query": query, "k": k, "mode": mode}, timeout=60)
+        else:
+            import geunkeo
+
+            idx = geunkeo.open_index(_need_index(index), settings=settings_from(llm=llm))
+            res = idx.search(query, k=k, mode=mode, reranker=reranker, multi_query=multi_query, hyde=hyde)
+            data = res.to_dict()
     if as_json:
-        print_json(res.to_dict())
+        print_json(data)
         return
+    print_search(data, query, explain)
+
+
+def _need_index(index: Path | None) -> Path:
+    if index is None:
+        raise typer.BadParameter("pass the index directory (or --server URL / GEUNKEO_SERVER to ask a running "
+                                 "`geunkeo serve`)", param_hint="--index")
+    return index
+
+
+def _only_in_process(options: dict) -> None:
+    """Options the server's JSON API does not take: refuse them rather than ignore them."""
+    from geunkeo.errors import ConfigError
+
+    given = [name for name, value in options.items() if value is not None]
+    if given:
+        raise ConfigError(f"{', '.join(given)} cannot be used with --server (the server searches with its own "
+                          "settings); drop them, or drop --server to search in this process")
+
+
+def print_search(data: dict, query: str, explain: bool = False) -> None:
+    """Print a search result from its JSON form (`SearchResult.to_dict()`), in-process or from a server alike."""
+    trace = data.get("trace") or {}
     if explain:
-        _print_explain(res)
-    for w in res.trace.warnings:
-        err_console.print(f"[yellow]warning:[/] {w}")
-    table = Table(title=f"“{query}”", show_lines=False)
+        _print_explain(data)
+    for w in trace.get("warnings", []):
+        err_console.print(f"[yellow]warning:[/] {escape(w)}")
+    table = Table(title=f"“{escape(query)}”", show_lines=False)
     for col in ("#", "score", "location", "text"):
         table.add_column(col, overflow="fold")
-    for i, h in enumerate(res.hits, 1):
-        ranks = " ".join(f"{n}#{r}" for n, r in sorted(h.ranks.items()))
-        text = h.chunk.text.replace("\n", " ")
-        table.add_row(str(i), f"{h.score:.3f}", f"{h.chunk.location}\n[dim]{ranks}[/]", text[:160])
+    for i, h in enumerate(data.get("hits", []), 1):
+        ranks = " ".join(f"{n}#{r}" for n, r in sorted(h.get("ranks", {}).items()))
+        text = h["text"].replace("\n", " ")
+        table.add_row(str(i), f"{h['score']:.3f}", f"{escape(h['location'])}\n[dim]{ranks}[/]", escape(text[:160]))
     console.print(table)
 
 
-def _print_explain(res) -> None:
-    p = res.plan
-    console.print(f"[bold]original[/]   {p.original}")
-    console.print(f"[bold]language[/]   {p.lang}   [bold]formality[/] {p.formality} ({p.formality_score:.2f})")
-    console.print(f"[bold]rewritten[/]  {p.rewritten}")
-    terms = ", ".join(f"{t}×{w:g}" for t, w in p.bm25_terms.items())
-    console.print(f"[bold]BM25 terms[/] {terms}")
-    console.print(f"[bold]dense text[/] {' | '.join(p.dense_texts)}")
-    if p.variants:
-        console.print(f"[bold]variants[/]   {' | '.join(p.variants)}")
-    if p.hyde_answer or p.hyde_title:
-        console.print(f"[bold]HyDE[/]       ({p.hyde_mode}) title={p.hyde_title!r} answer={(p.hyde_answer or '')[:80]!r}")
-    console.print(f"[bold]fusion[/]     {p.fusion}, dense {p.dense_weight:.2f} / BM25 {1 - p.dense_weight:.2f}, mode {p.mode}")
-    for d in res.trace.decisions:
+def _print_explain(data: dict) -> None:
+    p, trace = data.get("plan", {}), data.get("trace") or {}
+    console.print(f"[bold]original[/]   {escape(data.get('query', ''))}")
+    score = f" ({p['formality_score']:.2f})" if p.get("formality_score") is not None else ""
+    console.print(f"[bold]language[/]   {p.get('lang')}   [bold]formality[/] {p.get('formality')}{score}")
+    console.print(f"[bold]rewritten[/]  {escape(p.get('rewritten', ''))}")
+    terms = ", ".join(f"{t}×{w:g}" for t, w in p.get("bm25_terms", {}).items())
+    console.print(f"[bold]BM25 terms[/] {escape(terms)}")
+    console.print(f"[bold]dense text[/] {escape(' | '.join(p.get('dense_texts', [])))}")
+    if p.get("variants"):
+        console.print(f"[bold]variants[/]   {escape(' | '.join(p['variants']))}")
+    if p.get("hyde_answer") or p.get("hyde_title"):
+        mode = f"({p['hyde_mode']}) " if p.get("hyde_mode") else ""
+        console.print(f"[bold]HyDE[/]       {mode}title={p.get('hyde_title')!r} "
+                      f"answer={(p.get('hyde_answer') or '')[:80]!r}")
+    dense = p.get("dense_weight", 0.0)
+    console.print(f"[bold]fusion[/]     {p.get('fusion')}, dense {dense:.2f} / BM25 {1 - dense:.2f}, mode {p.get('mode')}")
+    for d in trace.get("decisions", []):
         detail = {k: v for k, v in d.items() if k not in ("stage", "decision")}
-        console.print(f"  [cyan]{d['stage']}[/] {d['decision']} [dim]{detail}[/]")
-    stages = "  ".join(f"{s.name}={s.ms:.1f}ms" for s in res.trace.stages)
-    console.print(f"[bold]timings[/]    {stages}")
-    for s in res.trace.stages:
-        if s.name == "retrieve.embed_llm_texts":
-            console.print(f"  [magenta]LLM-text vectors[/] {s.info.get('vector_cache_hits', 0)} from the vector "
-                          f"cache, {s.info.get('vector_cache_misses', 0)} embedded")
-    for c in res.trace.llm_calls:
-        console.print(f"  [magenta]llm[/] {c}")
+        console.print(f"  [cyan]{d['stage']}[/] {d['decision']} [dim]{escape(str(detail))}[/]")
+    stages = trace.get("stages", [])
+    console.print("[bold]timings[/]    " + "  ".join(f"{s['name']}={s['ms']:.1f}ms" for s in stages))
+    for s in stages:
+        if s["name"] == "retrieve.embed_llm_texts":
+            info = s.get("info", {})
+            console.print(f"  [magenta]LLM-text vectors[/] {info.get('vector_cache_hits', 0)} from the vector "
+                          f"cache, {info.get('vector_cache_misses', 0)} embedded")
+    for c in trace.get("llm_calls", []):
+        console.print(f"  [magenta]llm[/] {escape(str(c))}")
 
 
 def info_cmd(index: Path = typer.Option(..., "--index", "-i"), as_json: bool = typer.Option(False, "--json")) -> None:

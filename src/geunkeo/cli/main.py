@@ -7,6 +7,7 @@ import typer
 from geunkeo.cli import (
     answer_cmds,
     cache_cmds,
+    common,
     corpus_cmds,
     eval_cmds,
     index_cmds,
@@ -20,11 +21,13 @@ app = typer.Typer(
     help="근거 geunkeo — grounded Q&A over Korean/English regulations, notices and policy terms.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=common.GeunkeoGroup,  # one error path: user errors exit 2 with one line, internal errors exit 1
 )
 
 
 @app.callback()
 def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log pipeline decisions to stderr")) -> None:
+    common.VERBOSE = verbose
     if verbose:
         import logging
 

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from geunkeo.config import load_settings
+from geunkeo.cli.common import fail, settings_from
 from geunkeo.errors import GeunkeoError
 
 patterns_app = typer.Typer(help="Colloquial→formal pattern dictionary: pending queue, user mappings, live test.",
@@ -16,8 +16,7 @@ patterns_app = typer.Typer(help="Colloquial→formal pattern dictionary: pending
 
 
 def _fail(exc: Exception) -> None:
-    Console(stderr=True).print(f"[red]error:[/red] {exc}")
-    raise typer.Exit(2)
+    fail(str(exc))
 
 
 @patterns_app.command("pending")
@@ -29,7 +28,7 @@ def pending(
     from geunkeo.query.paths import pending_queue_path
     from geunkeo.query.pending import PendingQueue
 
-    path = pending_queue_path(load_settings().query.pending_queue)
+    path = pending_queue_path(settings_from().query.pending_queue)
     rows = PendingQueue(path).entries()[:limit]
     if as_json:
         typer.echo(json.dumps({"path": str(path), "entries": rows}, ensure_ascii=False, indent=1))
@@ -52,7 +51,7 @@ def add(
     from geunkeo.query.mappings import add_user_mapping
     from geunkeo.query.paths import user_mappings_path
 
-    path = user_mappings_path(load_settings().query.user_mappings)
+    path = user_mappings_path(settings_from().query.user_mappings)
     try:
         new = add_user_mapping(path, pattern, formal, context)
     except GeunkeoError as exc:
@@ -69,7 +68,7 @@ def test(
     from geunkeo.query.pipeline import QueryPipeline
 
     try:
-        plan = QueryPipeline(load_settings()).plan(query)
+        plan = QueryPipeline(settings_from()).plan(query)
     except GeunkeoError as exc:
         _fail(exc)
     tr = plan.info["transform"]

