@@ -6,15 +6,15 @@ import re
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-
-import docx
-from docx.opc.exceptions import PackageNotFoundError
-from docx.table import Table
-from docx.text.paragraph import Paragraph
+from typing import TYPE_CHECKING
 
 from geunkeo.corpus.base import Document
 from geunkeo.corpus.loaders.common import build_document
 from geunkeo.errors import IngestError
+
+if TYPE_CHECKING:
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
 
 _HEADING_STYLE = re.compile(r"^(?:Heading|제목)\s*(\d)$", re.I)
 
@@ -23,6 +23,10 @@ class DocxLoader:
     suffixes = (".docx",)
 
     def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
+        import docx  # here, not at the top: every search imports this module (0.25 s)
+        from docx.opc.exceptions import PackageNotFoundError
+        from docx.table import Table
+
         try:
             document = docx.Document(str(path))
         except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as e:
@@ -49,6 +53,9 @@ class DocxLoader:
 
 def _blocks(document) -> Iterator[Paragraph | Table]:
     """Body paragraphs and tables in the order they appear (python-docx lists them separately)."""
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
     body = document.element.body
     for child in body.iterchildren():
         tag = child.tag.rsplit("}", 1)[-1]

@@ -7,9 +7,6 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.errors import PdfReadError, PyPdfError
-
 from geunkeo.corpus.base import Document
 from geunkeo.corpus.loaders.common import build_document
 from geunkeo.corpus.reflow import PAGE_NUMBER as _PAGE_NUMBER
@@ -24,6 +21,9 @@ class PdfLoader:
     suffixes = (".pdf",)
 
     def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
+        from pypdf import PdfReader  # here, not at the top: every search imports this module (0.3 s)
+        from pypdf.errors import PdfReadError, PyPdfError
+
         try:
             reader = PdfReader(str(path), strict=False)
             if reader.is_encrypted and not reader.decrypt(""):
