@@ -73,6 +73,16 @@ def test_polarity_is_compared_with_the_matching_clause():
     assert negation_count(clause) == 0
 
 
+def test_polarity_is_compared_with_the_matching_list_item():
+    from geunkeo.evaluate.support import _text_info, evidence_clause
+
+    items = ("3. 학기 개시일부터 30일이 지난 날부터 60일이 지나기 전까지: 수업료의 3분의 2에 해당하는 금액\n"
+             "4. 학기 개시일부터 90일이 지난 후: 반환하지 아니함")
+    claim = "학기 개시일부터 30일이 지난 날부터 60일이 지나기 전까지는 수업료의 3분의 2를 반환받는다"
+    clause = evidence_clause(_text_info(claim)[0], items)
+    assert "3분의 2" in clause and negation_count(clause) == 0
+
+
 def test_checker_model_probability_is_standardised_logistic():
     m = CheckerModel(["a", "b"], mean=np.array([1.0, 0.0]), scale=np.array([2.0, 1.0]),
                      coef=np.array([1.0, -1.0]), intercept=0.5, threshold=0.5)

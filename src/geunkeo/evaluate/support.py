@@ -212,8 +212,9 @@ def _clauses(sentence: str) -> tuple[str, ...]:
 
 def evidence_clause(claim_terms: frozenset[str], sentence: str) -> str:
     """The clause of `sentence` sharing most terms with the claim: polarity is compared there, so a negation
-    in a neighbouring clause (…해지되었으나 …받지 않은 경우) does not count as a flip."""
-    clauses = _clauses(sentence)
+    in a neighbouring clause (…해지되었으나 …받지 않은 경우) or list item does not count as a flip."""
+    # a list item is its own clause: "3. …: 수업료의 3분의 2" is not negated by "5. … 반환하지 아니함" below it
+    clauses = tuple(c for line in sentence.splitlines() if line.strip() for c in _clauses(line)) or (sentence,)
     if len(clauses) == 1:
         return clauses[0]
     return max(clauses, key=lambda c: len(claim_terms & _text_info(c)[0]))
