@@ -131,6 +131,8 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
 
     t = time.perf_counter()
     vecs = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    if progress and texts:
+        progress("embed", 0, len(texts))  # the stage's start: rates and ETAs count from here
     for i in range(0, len(texts), EMBED_BATCH):
         vecs[i : i + EMBED_BATCH] = embedder.embed_passages(texts[i : i + EMBED_BATCH])
         if progress:
