@@ -17,7 +17,7 @@ contain what the question is about (answer/answerability.py) → escalate; no se
 context it cites (answer/verify.py) → escalate; unsupported items removed (or unverifiable numbers) → regenerate
 once when an LLM wrote the answer, otherwise warn (escalate if citations are missing too); fewer than
 `gate_min_supported_share` of the sentences supported → regenerate once (LLM), otherwise escalate; citation
-coverage below threshold → warn; else answer.
+coverage below threshold, or a cited chunk of a superseded version (retrieve/versions.py) → warn; else answer.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ from geunkeo.answer.answerability import Answerability
 from geunkeo.answer.base import Answer, GateDecision
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
+from geunkeo.retrieve.versions import superseded_cited
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.patterns import detect_lang
 
 _MAIN_RETRIEVERS = ("bm25", "dense", "hyde")
 NOT_ANSWERED = "not_answered"  # the reason code of a withheld answer the documents do not contain
+SUPERSEDED_CITED = "superseded_version_cited"
 
 
 _WEIGHTS = {"term_coverage": 0.6, "agreement": 0.25, "margin": 0.15}
@@ -131,9 +133,20 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
         return GateDecision("escalate" if cite_fail else "warn", reasons, checks)
     if verify_action == "regenerate":
         return GateDecision("regenerate", reasons, checks)
-    if cite_fail:
+    # a cited chunk of a version not in force (retrieve/versions.py): the answer may state a rule that changed
+    outdated = superseded_cited(_cited_hits(answer))
+    checks["superseded_cited"] = float(len(outdated))
+    if outdated:
+        reasons.append(f"{SUPERSEDED_CITED}: {', '.join(dict.fromkeys(outdated))} is not the version in force")
+    if cite_fail or outdated:
         return GateDecision("warn", reasons, checks)
     return GateDecision("answer", reasons, checks)
+
+
+def _cited_hits(answer: Answer) -> list[Hit]:
+    """The contexts the answer's sentences cite, once each."""
+    ns = dict.fromkeys(c.n for s in answer.sentences for c in s.citations)
+    return [answer.contexts[n - 1] for n in ns if 0 < n <= len(answer.contexts)]
 
 
 def _verification_checks(answer: Answer, settings: AnswerSettings, checks: dict[str, float], reasons: list[str],

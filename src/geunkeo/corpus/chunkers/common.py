@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from geunkeo.config import CorpusSettings
 from geunkeo.corpus.base import Chunk, Document
+from geunkeo.corpus.versions import version_metadata
 
 # Sentence ends for over-long lines: Korean "…다." and Western punctuation, followed by whitespace.
 _SENTENCE_END = re.compile(r"(?<=[.!?。？！])\s+")
@@ -161,10 +162,7 @@ def emit(doc: Document, units: list[Unit], settings: CorpusSettings, chunker: st
             meta = {"chunker": chunker, "line": first_line, "kind": doc.kind, **unit.extra}
             if len(parts) > 1:
                 meta["part"] = f"{i}/{len(parts)}"
-            if doc.version:
-                meta["version"] = doc.version
-            if doc.date:
-                meta["date"] = doc.date
+            meta.update(version_metadata(doc))
             chunks.append(Chunk(
                 chunk_id=f"{doc.doc_id}#{part_anchor}",
                 doc_id=doc.doc_id,

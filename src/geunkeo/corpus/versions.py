@@ -1,0 +1,40 @@
+"""Which version of which document a text is: a `doc_key` shared by every version, and the date it takes effect.
+
+Read by the chunkers into each chunk's metadata and by `retrieve.versions` to prefer the version in force."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from geunkeo.corpus.base import Document
+
+# version words a title may carry that do not change which document it is
+_VERSION_WORDS = re.compile(r"[(\[]?\s*(?:\d{4}\s*(?:[.\-/]\s*\d{1,2}\s*(?:[.\-/]\s*\d{1,2}\s*\.?)?|년(?:도)?)?\s*)?"
+                            r"(?:전부개정|일부개정|개정|제정|시행|개정판|version|rev(?:ised|ision)?|amended|effective)"
+                            r"\s*(?:판|본)?\s*[)\]]?", re.I)
+_YEAR_ONLY = re.compile(r"[(\[]\s*\d{4}\s*(?:년(?:도)?)?\s*[)\]]")
+
+
+def doc_key_for(title: str, front_matter: dict[str, str] | None = None) -> str:
+    """The key every version of a document shares: front matter `doc_key`, else the title without version
+    words or a bracketed year ("한빛대학교 학칙 (2024 개정)" → "한빛대학교 학칙")."""
+    if front_matter and front_matter.get("doc_key"):
+        return front_matter["doc_key"].strip()
+    key = _YEAR_ONLY.sub(" ", _VERSION_WORDS.sub(" ", title))
+    return re.sub(r"\s+", " ", key).strip(" -·:") or title.strip()
+
+
+def version_metadata(doc: Document) -> dict[str, Any]:
+    """Chunk metadata naming the document's version: `version`, `date`, `doc_key` and `effective_date`
+    (front matter `effective_date`, else the document's date; absent when neither is known)."""
+    front = doc.metadata.get("front_matter") or {}
+    meta: dict[str, Any] = {"doc_key": doc_key_for(doc.title, front)}
+    if doc.version:
+        meta["version"] = doc.version
+    if doc.date:
+        meta["date"] = doc.date
+    effective = front.get("effective_date") or doc.date
+    if effective:
+        meta["effective_date"] = effective
+    return meta

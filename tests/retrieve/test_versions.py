@@ -1,0 +1,54 @@
+"""The version of a document in force on a date is preferred; superseded versions follow and are marked."""
+
+from __future__ import annotations
+
+from geunkeo.corpus.base import Chunk, Document
+from geunkeo.corpus.versions import doc_key_for, version_metadata
+from geunkeo.retrieve.base import Hit
+from geunkeo.retrieve.versions import IN_FORCE, NOT_YET, SUPERSEDED, prefer_in_force, superseded_cited
+
+
+def _hit(doc_id: str, effective: str | None, score: float, key: str = "생활관 운영 규정") -> Hit:
+    meta = {"doc_key": key, **({"effective_date": effective} if effective else {})}
+    chunk = Chunk(f"{doc_id}#제7조", doc_id, key, "관리비는 …", f"{key} 제7조 ({doc_id})", metadata=meta)
+    return Hit(chunk=chunk, score=score)
+
+
+def test_doc_key_drops_version_words_but_keeps_what_names_the_document():
+    assert doc_key_for("한빛대학교 학칙 (2024 개정)") == "한빛대학교 학칙"
+    assert doc_key_for("한빛대학교 학칙 2024.3.1 개정") == "한빛대학교 학칙"
+    assert doc_key_for("Student Handbook (revised)") == "Student Handbook"
+    # a notice for another term is another document, not another version
+    assert doc_key_for("2025학년도 1학기 휴학 신청 안내") == "2025학년도 1학기 휴학 신청 안내"
+    assert doc_key_for("아무 제목", {"doc_key": "dorm-rules"}) == "dorm-rules"
+
+
+def test_version_metadata_prefers_the_front_matters_effective_date():
+    doc = Document("dorm", "생활관 운영 규정", "…", version="2025.1.10 개정", date="2025-01-10",
+                   metadata={"front_matter": {"effective_date": "2025-03-01"}})
+    assert version_metadata(doc) == {"doc_key": "생활관 운영 규정", "version": "2025.1.10 개정",
+                                     "date": "2025-01-10", "effective_date": "2025-03-01"}
+    assert "effective_date" not in version_metadata(Document("x", "제목", "…"))
+
+
+def test_the_version_in_force_comes_first_and_the_old_one_is_marked():
+    old, new = _hit("dorm-2024", "2024-03-01", 0.9), _hit("dorm", "2025-03-01", 0.8)
+    other = _hit("hakchik", "2025-03-01", 0.7, key="학칙")
+    out = prefer_in_force([old, other, new], as_of="2025-06-01")
+    assert [h.chunk.doc_id for h in out] == ["hakchik", "dorm", "dorm-2024"]
+    status = {h.chunk.doc_id: h.chunk.metadata.get("version_status") for h in out}
+    assert status == {"hakchik": None, "dorm": IN_FORCE, "dorm-2024": SUPERSEDED}
+    assert superseded_cited(out) == [old.chunk.location]
+    assert "version_status" not in old.chunk.metadata  # the input hits are not changed
+
+
+def test_asked_about_an_earlier_date_the_old_version_is_in_force():
+    old, new = _hit("dorm-2024", "2024-03-01", 0.9), _hit("dorm", "2025-03-01", 0.8)
+    out = prefer_in_force([new, old], as_of="2024-09-01")
+    assert [(h.chunk.doc_id, h.chunk.metadata["version_status"]) for h in out] == [
+        ("dorm-2024", IN_FORCE), ("dorm", NOT_YET)]
+
+
+def test_a_single_version_or_undated_hits_are_left_alone():
+    hits = [_hit("dorm", "2025-03-01", 0.9), _hit("notice", None, 0.5, key="공지")]
+    assert prefer_in_force(hits, as_of="2025-06-01") == hits
