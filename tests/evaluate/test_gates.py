@@ -78,6 +78,20 @@ def test_faithful_but_incorrect_is_doc_version_warning():
     assert out.full_review
 
 
+def test_doc_version_is_suspected_only_when_another_version_was_retrieved():
+    bad = _m(**{**GOOD, "factual_correctness": 0.5, "context_recall": 0.5})
+    one = assign_flag(bad, [], load_profile("dev"), several_versions=False)
+    assert one.flag.reason_codes[-1] == "DISAGREEMENT_RETRIEVAL_MISS_SUSPECTED" and one.full_review
+    two = assign_flag(bad, [], load_profile("dev"), several_versions=True)
+    assert two.flag.reason_codes[-1] == "DISAGREEMENT_DOC_VERSION_SUSPECTED"
+
+
+def test_an_answer_citing_a_superseded_version_is_flagged_for_review():
+    out = assign_flag(_m(**GOOD), [], load_profile("dev"), several_versions=True, superseded_cited=1)
+    assert out.flag.level == "WARNING" and out.flag.reason_codes == ["SUPERSEDED_VERSION_CITED"]
+    assert out.full_review
+
+
 def test_faithful_but_incorrect_with_the_facts_in_context_is_an_incomplete_answer():
     # the passages state the reference's facts (context recall passes), the answer is faithful but misses them
     out = assign_flag(_m(**{**GOOD, "factual_correctness": 0.5}), [], load_profile("dev"))

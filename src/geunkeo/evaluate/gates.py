@@ -12,7 +12,11 @@ How a case is flagged:
   ``DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED`` (both go to full review). Refinement of the seed's first pattern:
   when the context-recall gate passed, the retrieved passages do state the reference's facts, so the documents
   agree with the reference and the answer left those facts out: ``DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED``
-  instead (same level, same full review; a different root cause for the reviewer);
+  instead (same level, same full review; a different root cause for the reviewer). A version can only be
+  suspected when another version of a retrieved document was retrieved too; when none was,
+  ``DISAGREEMENT_RETRIEVAL_MISS_SUSPECTED`` (the passages lack the reference's facts);
+- an answer citing a version not in force (retrieve/versions.py) → WARNING ``SUPERSEDED_VERSION_CITED``, full
+  review;
 - a P1 metric outside its target → WARNING ``P1_<METRIC>_BELOW_TARGET`` (``ABOVE`` for noise sensitivity);
 - a P0 metric that is *not computable* never passes: WARNING ``P0-n_<METRIC>_NOT_COMPUTABLE`` and full review,
   because nobody can vouch for the case. A not-computable P1 metric is noted but does not change the level.
@@ -36,7 +40,10 @@ HALLUCINATED = "HALLUCINATED_CLAIM_DETECTED"
 DOC_VERSION_SUSPECTED = "DISAGREEMENT_DOC_VERSION_SUSPECTED"
 OWN_KNOWLEDGE_SUSPECTED = "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"
 ANSWER_INCOMPLETE_SUSPECTED = "DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED"
-DISAGREEMENTS = (DOC_VERSION_SUSPECTED, OWN_KNOWLEDGE_SUSPECTED, ANSWER_INCOMPLETE_SUSPECTED)
+RETRIEVAL_MISS_SUSPECTED = "DISAGREEMENT_RETRIEVAL_MISS_SUSPECTED"
+SUPERSEDED_VERSION_CITED = "SUPERSEDED_VERSION_CITED"
+DISAGREEMENTS = (DOC_VERSION_SUSPECTED, OWN_KNOWLEDGE_SUSPECTED, ANSWER_INCOMPLETE_SUSPECTED,
+                 RETRIEVAL_MISS_SUSPECTED)
 MODES = {"factual_correctness": ("precision", "recall", "f1")}  # a rule's `mode` names a value in the details
 
 
@@ -136,9 +143,12 @@ def _check(rule: Rule, priority: str, result: MetricResult | None) -> GateCheck:
 
 
 def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: GateProfile,
-                served: str = "none") -> FlagOutcome:
+                served: str = "none", *, several_versions: bool | None = None,
+                superseded_cited: int = 0) -> FlagOutcome:
     """Flag one case from its metrics and answer claims (see the module docstring for the rules); `served` is the
-    live serving gate's action on the answer, recorded as is."""
+    live serving gate's action on the answer, recorded as is. `several_versions`: whether more than one version
+    of a retrieved document was retrieved (None: unknown); `superseded_cited`: cited chunks of a version not in
+    force (retrieve/versions.py)."""
     level = "PASSED"
     reasons: list[str] = []
     notes: list[str] = []
@@ -170,10 +180,17 @@ def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: 
             code = OWN_KNOWLEDGE_SUSPECTED
         elif recall is not None and recall.status == "pass":
             code = ANSWER_INCOMPLETE_SUSPECTED
+        elif several_versions is False:
+            code = RETRIEVAL_MISS_SUSPECTED  # no other version to disagree with: the passages lack the facts
         else:
             code = DOC_VERSION_SUSPECTED
         level = _raise(level, "WARNING")
         reasons.append(code)
+        full_review = True
+
+    if superseded_cited:
+        level = _raise(level, "WARNING")
+        reasons.append(SUPERSEDED_VERSION_CITED)
         full_review = True
 
     for metric, rule in profile.p1.items():

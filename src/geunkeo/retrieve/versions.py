@@ -36,12 +36,7 @@ def prefer_in_force(hits: list[Hit], as_of: str | date | None = None) -> list[Hi
     in-force hits keep their order and come first, the others follow in their order. Hits of documents with a
     single retrieved version are returned as they are."""
     as_of = (as_of or date.today()).isoformat() if not isinstance(as_of, str) else as_of
-    dated: dict[str, set[str]] = {}
-    for h in hits:
-        key, eff = h.chunk.metadata.get("doc_key"), h.chunk.metadata.get("effective_date")
-        if key and eff:
-            dated.setdefault(key, set()).add(eff)
-    several = {k: sorted(v) for k, v in dated.items() if len(v) > 1}
+    several = {k: sorted(v) for k, v in _dated_versions(hits).items() if len(v) > 1}
     if not several:
         return hits
     first: list[Hit] = []
@@ -60,3 +55,18 @@ def prefer_in_force(hits: list[Hit], as_of: str | date | None = None) -> list[Hi
 def superseded_cited(cited: list[Hit]) -> list[str]:
     """Locations of cited chunks that are not the version in force (as marked by `prefer_in_force`)."""
     return [h.chunk.location for h in cited if h.chunk.metadata.get("version_status") in (SUPERSEDED, NOT_YET)]
+
+
+def several_versions(hits: list[Hit]) -> bool:
+    """Whether two or more dated versions of one document are among `hits`."""
+    return any(len(v) > 1 for v in _dated_versions(hits).values())
+
+
+def _dated_versions(hits: list[Hit]) -> dict[str, set[str]]:
+    """doc_key → the effective dates of its retrieved versions."""
+    seen: dict[str, set[str]] = {}
+    for h in hits:
+        key, eff = h.chunk.metadata.get("doc_key"), h.chunk.metadata.get("effective_date")
+        if key and eff:
+            seen.setdefault(key, set()).add(eff)
+    return seen
