@@ -146,7 +146,60 @@ def model_debug(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "failure_rate_by_doc_version": {v: {"cases": len(x), "failure_rate": _rate(sum(x), len(x))}
                                         for v, x in sorted(by_version.items())},
         "noise_sensitivity_by_case": noise,
+        "operations": operations(records),
     }
+
+
+# Iglewicz & Hoaglin's modified z-score: |0.6745 (x - median) / MAD| above 3.5 marks an outlier; robust to the
+# outliers themselves, unlike mean ± k·sd on a few dozen cases
+_OUTLIER_Z = 3.5
+
+
+def _outliers(values: dict[str, float]) -> dict[str, Any]:
+    """Cases whose value lies far from the others' (modified z-score over median and MAD)."""
+    xs = list(values.values())
+    if len(xs) < 5:
+        return {"cases": [], "median": statistics.median(xs) if xs else None, "n": len(xs)}
+    med = statistics.median(xs)
+    mad = statistics.median(abs(x - med) for x in xs)
+    if mad == 0:
+        far = {k: v for k, v in values.items() if v != med}
+        cases = sorted(far, key=lambda k: -abs(values[k] - med)) if len(far) <= len(xs) // 10 else []
+    else:
+        cases = sorted((k for k, v in values.items() if abs(0.6745 * (v - med) / mad) > _OUTLIER_Z),
+                       key=lambda k: -abs(values[k] - med))
+    return {"cases": [(k, round(values[k], 4)) for k in cases], "median": round(med, 4), "mad": round(mad, 4),
+            "n": len(xs)}
+
+
+def operations(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """P2 operations (seed 003): answers in the asker's language, and outliers in latency, answer length and
+    each metric, by the modified z-score (|z| > 3.5 over median and MAD)."""
+    from geunkeo.text.patterns import detect_lang
+
+    answered = [r for r in records if r.get("response", {}).get("response_text")]
+    match = sum(1 for r in answered if _lang(detect_lang(r["response"]["response_text"]))
+                == _lang(r.get("query_language") or "ko"))
+    latency = {r["query_id"]: sum(v for k, v in r.get("timings_ms", {}).items() if k in ("search", "answer"))
+               for r in records if r.get("timings_ms")}
+    length = {r["query_id"]: float(len(r["response"]["response_text"])) for r in answered}
+    metric_values: dict[str, dict[str, float]] = defaultdict(dict)
+    for r in records:
+        for name, m in r.get("metrics", {}).items():
+            if m.get("computable") and m.get("value") is not None:
+                metric_values[name][r["query_id"]] = float(m["value"])
+    return {
+        "language_match_rate": _rate(match, len(answered)),
+        "language_match_method": "detected language of the answer text == the case's query language "
+                                 "(mixed counts as Korean)",
+        "outlier_method": f"modified z-score |0.6745 (x - median) / MAD| > {_OUTLIER_Z} (Iglewicz & Hoaglin)",
+        "outliers": {"latency_ms": _outliers(latency), "answer_chars": _outliers(length),
+                     **{f"metric:{k}": _outliers(v) for k, v in sorted(metric_values.items())}},
+    }
+
+
+def _lang(code: str) -> str:
+    return "en" if code == "en" else "ko"
 
 
 def compliance(records: Sequence[dict[str, Any]], review: dict[str, Any] | None) -> dict[str, Any]:

@@ -171,9 +171,22 @@ def _debug(s: dict[str, Any], records: list[dict[str, Any]]) -> str:
             f'</div><div class="card"><h3>Failure rate by document version</h3>'
             f'{_table(["version of top document", "cases", "not PASSED"], versions, {1, 2})}'
             f'<h3>Reason codes</h3>{_table(["code", "cases"], [[_codes([k]), v] for k, v in d["reason_counts"].items()], {1})}'
-            f'</div></div>{clir_html}<h3>How every number was made</h3><div class="card">'
+            f'</div></div>{clir_html}{_operations(d.get("operations"))}<h3>How every number was made</h3><div class="card">'
             f'{_table(["metric", "mean", "computed", "not computable", "method", "why not computable"], methods, {1, 2, 3})}'
             f'</div><h3>Worst cases, with their claims</h3>{worst or "<p class=muted>No failing case.</p>"}</section>')
+
+
+def _operations(ops: dict[str, Any] | None) -> str:
+    """P2 operations: language match and outliers, each with its method."""
+    if not ops:
+        return ""
+    rows = [[escape(name), o["n"], _fmt(o.get("median"), False),
+             escape(", ".join(f"{q} ({v})" for q, v in o["cases"][:8]) + (" …" if len(o["cases"]) > 8 else ""))]
+            for name, o in ops["outliers"].items() if o["n"]]
+    return (f'<h3>Operations <small class="muted">P2 — {escape(ops["outlier_method"])}</small></h3><div class="card">'
+            f'<p>Answers in the asker\'s language: <b>{_fmt(ops["language_match_rate"])}</b> '
+            f'<small class="muted">({escape(ops["language_match_method"])})</small></p>'
+            + _table(["measure", "cases", "median", "outlying cases"], rows, {1, 2}) + "</div>")
 
 
 def _compliance(s: dict[str, Any], records: list[dict[str, Any]], queue_items: list[dict[str, Any]]) -> str:
