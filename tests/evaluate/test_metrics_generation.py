@@ -83,6 +83,8 @@ def test_factual_correctness_recall_is_the_default_and_extra_faithful_claims_do_
     assert [(e["claim_id"], e["supported_by_context"]) for e in r.details["extra_claims"]] == \
         [("a2", True), ("a3", False)]
     assert r.details["extra_unsupported_by_context"] == 1
+    # a true extra fact is unverified against the reference, not incorrect; one no context supports is incorrect
+    assert [c.checks["factual_correctness"]["label"] for c in x.answer_claims] == ["correct", "unverified", "incorrect"]
     # an answer that misses the reference's fact fails recall however faithful it is
     x = inputs(case, answer(f"{A2} [2].", HITS), HITS, {"reference": set(), "answer": set(), "c2": {A2}})
     assert factual_correctness(x).value == pytest.approx(0.0)

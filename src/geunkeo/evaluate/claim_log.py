@@ -98,7 +98,8 @@ def _factual_labels(metrics: dict[str, MetricResult]) -> dict[str, dict[str, Any
     for item in fc.details.get("answer_claims", fc.details.get("claims", [])) or []:
         if isinstance(item, dict) and "claim_id" in item:
             ok = item.get("correct", item.get("supported"))
-            out[item["claim_id"]] = {"label": None if ok is None else ("correct" if ok else "incorrect"),
+            label = item.get("label") or (None if ok is None else ("correct" if ok else "incorrect"))
+            out[item["claim_id"]] = {"label": label,
                                      "confidence": item.get("score"), "method": fc.method}
     return out
 

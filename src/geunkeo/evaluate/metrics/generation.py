@@ -131,6 +131,10 @@ def factual_correctness(x: CaseInputs, mode: str | None = None) -> MetricResult:
     a_labels = _labels(a_claims, x.checker, "reference", x.reference_text)
     r_labels = _labels(r_claims, x.checker, "answer", x.answer_text)
     for c, lab in zip(a_claims, a_labels, strict=True):
+        if lab["label"] != "correct" and c.supported is not False:
+            # a true extra fact the one-sentence reference does not state is unverified, not incorrect; only the
+            # context can say it is wrong
+            lab["label"] = "unverified"
         c.checks["factual_correctness"] = {"label": lab["label"], "confidence": lab["score"]}
     p = sum(lab["label"] == "correct" for lab in a_labels) / len(a_labels)
     r = sum(lab["label"] == "correct" for lab in r_labels) / len(r_labels)
