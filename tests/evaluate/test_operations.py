@@ -31,3 +31,21 @@ def test_a_slow_case_is_an_outlier_and_steady_ones_are_not():
 def test_operations_are_part_of_the_model_debug_view():
     recs = [_record(f"q{i}", "ko", "답변입니다.", 40) for i in range(6)]
     assert "operations" in model_debug(recs)
+
+
+def _question(qid: str, text: str, gold: bool) -> dict:
+    rec = _record(qid, "ko", "답변입니다.", 40)
+    rec["query_text"] = text
+    rec["response"]["reference_answer"] = "참조 답변" if gold else None
+    rec["retrieval"]["expected_doc_ids"] = ["d"] if gold else []
+    return rec
+
+
+def test_questions_far_from_the_gold_set_form_new_question_types():
+    recs = [_question("g1", "휴학 신청 기간은 언제입니까?", True), _question("g2", "등록금 반환 기준은 무엇입니까?", True),
+            _question("t1", "휴학 신청은 언제까지 해?", False),  # a kind the gold set has
+            _question("t2", "주차 정기권 요금은 얼마야?", False), _question("t3", "주차 정기권 구매처는 어디야?", False),
+            _question("t4", "반려견 동반 출입 가능해?", False)]
+    ops = operations(recs)
+    assert ops["new_question_types"] == 2
+    assert sorted(ops["new_question_clusters"]) == [["t2", "t3"], ["t4"]]

@@ -186,6 +186,9 @@ def _operations(ops: dict[str, Any] | None) -> str:
     return (f'<h3>Operations <small class="muted">P2 — {escape(ops["outlier_method"])}</small></h3><div class="card">'
             f'<p>Answers in the asker\'s language: <b>{_fmt(ops["language_match_rate"])}</b> '
             f'<small class="muted">({escape(ops["language_match_method"])})</small></p>'
+            f'<p>New question types (full review): <b>{ops.get("new_question_types", 0)}</b> '
+            f'{escape("; ".join(", ".join(c) for c in ops.get("new_question_clusters", [])[:6]))} '
+            f'<small class="muted">({escape(ops.get("new_question_method", ""))})</small></p>'
             + _table(["measure", "cases", "median", "outlying cases"], rows, {1, 2}) + "</div>")
 
 
