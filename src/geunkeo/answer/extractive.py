@@ -22,7 +22,8 @@ from geunkeo.config import AnswerSettings
 from geunkeo.corpus.reflow import ends_sentence
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.analyzer import get_analyzer
-from geunkeo.text.patterns import detect_lang
+from geunkeo.text.kiwi import get_kiwi
+from geunkeo.text.patterns import HANGUL, detect_lang
 from geunkeo.trace import Trace
 
 _HEADING = re.compile(r"^(?:제\s?\d+\s?조(?:\s?의\s?\d+)?\s?\([^)]{1,30}\)|Article\s+\d+\s*\([^)]{1,40}\))\s*")
@@ -34,8 +35,9 @@ NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못
              "en": "The retrieved documents do not contain an answer to this question."}
 
 
-# bullets, numbers, and the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)"
-_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(]))\s*")
+# bullets, numbers, the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)", and Q./A. markers
+_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(])|"
+                     r"[QA][.:](?=\s))\s*")
 # a "label: value" line with a figure ("감지 비율: 1.25%(1분기)→2.5%(2분기)", "신청 기간: 3월 2일 ~ 3월 13일"): an item
 _LABELLED = re.compile(r"^[^:：]{2,30}[:：]\s*\S.*\d")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -106,11 +108,20 @@ def source_units(text: str) -> list[Unit]:
             if len(re.sub(r"\W", "", sent)) < 4 or _QUOTED.match(sent):
                 continue
             # a piece that stops mid-sentence (a page cut it, a caption) is not quotable; a list item is whole
-            if ends_sentence(sent) or (bulleted and j == len(sents) - 1):
+            if ends_sentence(sent) or (bulleted and j == len(sents) - 1 and not _cut_at_connective(sent)):
                 out.append(Unit(sent, position=len(out)))
         if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
     return out
+
+
+def _cut_at_connective(item: str) -> bool:
+    """Whether a list item stops on a connective ending ("…하기 어려우므로", "…신청하고"): the page cut the
+    sentence it began, so it is not a whole item."""
+    if not HANGUL.search(item[-3:]):
+        return False
+    toks = get_kiwi().tokenize(item[-30:])
+    return bool(toks) and str(toks[-1].tag) == "EC"
 
 
 @lru_cache(maxsize=512)
