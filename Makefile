@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[dev,milvus]"
+	$(BIN)/python scripts/warm_caches.py  # ranx's numba functions, compiled once here instead of in the first demo
 	touch $(STAMP)
 
 demo: install
