@@ -124,6 +124,11 @@ def _cut_at_connective(item: str) -> bool:
     return bool(toks) and str(toks[-1].tag) == "EC"
 
 
+@lru_cache(maxsize=256)
+def _title_terms(title: str) -> frozenset:
+    return frozenset(get_analyzer().terms(title)) if title else frozenset()
+
+
 @lru_cache(maxsize=512)
 def chunk_units(text: str) -> tuple[tuple[Unit, frozenset], ...]:
     """`source_units` of a chunk with each unit's BM25 terms; cached, because the answerer and the gate's
@@ -154,9 +159,11 @@ class _Candidate:
 
 _SLOT_BONUS = 0.25
 _LEAD_SHARE = 0.8
+_LEAD_SHARE_TOP = 0.5
 _OTHER_DOC_SHARE = 0.7
 _MMR_LAMBDA = 0.5
 _NEIGHBOUR_SHARE = 0.5
+_TITLE_TERM_WEIGHT = 0.35
 _NEIGHBOUR_BONUS = 0.1
 
 
@@ -203,16 +210,20 @@ class ExtractiveAnswerer(Answerer):
                     slots: list[str]) -> tuple[list[_Candidate], dict[int, tuple]]:
         analyzer = get_analyzer()
         weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
-        total = sum(weights.values()) or 1.0
         units_by_hit = {r: chunk_units(hit.chunk.text) for r, hit in enumerate(hits[: self.top_chunks])}
         cands: list[_Candidate] = []
         seen: set[str] = set()
         for r, units in units_by_hit.items():
+            # every sentence of a document is about what its title names ("2025학년도 1학기 등록금 납부 안내"): a
+            # question word the title holds says little about which sentence answers, the others say more
+            titled = _title_terms(hits[r].chunk.title)
+            own = {t: w * (_TITLE_TERM_WEIGHT if t in titled else 1.0) for t, w in weights.items()}
+            own_total = sum(own.values()) or 1.0
             for unit, tset in units:
                 if unit.text in seen or unit.text.endswith("?"):  # a question in the source answers nothing
                     continue
                 seen.add(unit.text)
-                overlap = sum(w for t, w in weights.items() if t in tset) / total
+                overlap = sum(w for t, w in own.items() if t in tset) / own_total
                 has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
                 score = (overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position)
                          + 0.15 / (1 + r))
@@ -227,8 +238,10 @@ class ExtractiveAnswerer(Answerer):
         best_overlap = max(c.overlap for c in pool)
         floor = self.min_relative_overlap * best_overlap
         # the fact first: when the question asks for one, the lead is the best sentence that states it, unless it
-        # shares clearly less of the question than the best sentence overall
-        lead = next((c for c in pool if c.slot and c.overlap >= _LEAD_SHARE * best_overlap), pool[0])
+        # shares clearly less of the question than the best sentence overall; in the best-retrieved chunk half as
+        # much is enough ("정규 등록 기간: 2025. 2. 24.(월) ~ …" answers "등록금 정규 납부 기간은 언제")
+        lead = next((c for c in pool if c.slot and c.overlap >= (_LEAD_SHARE_TOP if c.rank == 0 else _LEAD_SHARE)
+                     * best_overlap), pool[0])
         chosen = [lead]
         pool = [lead, *(c for c in pool if c is not lead)]
         # a sentence from another document than the lead's supports it only when it is about as relevant
