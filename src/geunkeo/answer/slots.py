@@ -35,7 +35,7 @@ _SENTENCE = {
                          re.I),
     "date": re.compile(rf"\d{{4}}\s*[.년/-]\s*\d{{1,2}}|\d{{1,2}}\s*월\s*\d{{1,2}}\s*일|\d{{1,2}}\s*월|"
                        rf"{_NUM}\s*(?:개월|일\s*이내|일\s*전|일\s*후|일간|일까지|주\s*이내|년\s*이내|년간|학기)|"
-                       rf"분기|상반기|하반기|\d{{2,4}}년|\d{{1,2}}\s*일(?:에|까지|부터)|매월|매년|매주|매일|부터|까지|이내|"
+                       rf"분기|상반기|하반기|\d{{2,4}}년|(?<![\d.])\d{{1,2}}\s*년(?!도)|\d{{1,2}}\s*일(?:에|까지|부터)|매월|매년|매주|매일|부터|까지|이내|"
                        r"(?:January|February|March|April|May|June|July|August|September|October|November|"
                        r"December)|\bwithin\b|\bdays?\b|\bmonths?\b|\byears?\b", re.I),
     "count": re.compile(rf"{_NUM}\s*(?:개|명|건|회|번|학기|학점|곳|가지|차례|시간|년|주|인|종|개소|대)|"
