@@ -31,6 +31,17 @@ def test_version_metadata_prefers_the_front_matters_effective_date():
     assert "effective_date" not in version_metadata(Document("x", "제목", "…"))
 
 
+def test_the_enforcement_date_of_the_addenda_is_the_effective_date():
+    from geunkeo.corpus.versions import enforcement_date
+
+    text = "제1조(목적) …\n부칙 <2020. 1. 2.>\n이 규정은 2020. 3. 1.부터 시행한다.\n부칙 <2025. 1. 10.>\n이 규정은 2025년 3월 1일부터 시행한다."
+    assert enforcement_date(text) == "2025-03-01"
+    assert enforcement_date("This policy takes effect on March 1, 2025.") == "2025-03-01"
+    assert enforcement_date("시행 계획을 세운다.") is None
+    doc = Document("dorm", "생활관 운영 규정", text, date="2025-01-10")
+    assert version_metadata(doc)["effective_date"] == "2025-03-01"
+
+
 def test_the_version_in_force_comes_first_and_the_old_one_is_marked():
     old, new = _hit("dorm-2024", "2024-03-01", 0.9), _hit("dorm", "2025-03-01", 0.8)
     other = _hit("hakchik", "2025-03-01", 0.7, key="학칙")

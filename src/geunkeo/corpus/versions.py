@@ -25,16 +25,34 @@ def doc_key_for(title: str, front_matter: dict[str, str] | None = None) -> str:
     return re.sub(r"\s+", " ", key).strip(" -·:") or title.strip()
 
 
+# "이 규정은 2025년 3월 1일부터 시행한다" / "This policy takes effect on March 1, 2025" — in the 부칙 (addenda)
+_ENFORCED_KO = re.compile(r"(\d{4})\s*[년.]\s*(\d{1,2})\s*[월.]\s*(\d{1,2})\s*일?\.?\s*부터\s*시행")
+_ENFORCED_EN = re.compile(r"(?:takes?|shall take|took)\s+effect\s+(?:on|from|as of)\s+([A-Z][a-z]+)\s+(\d{1,2}),?\s+(\d{4})")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+
+
+def enforcement_date(text: str) -> str | None:
+    """The latest "…부터 시행한다" date (ISO) of a regulation's 부칙, or the latest "takes effect on …" date."""
+    dates = [f"{int(y):04d}-{int(m):02d}-{int(d):02d}" for y, m, d in _ENFORCED_KO.findall(text)
+             if 1 <= int(m) <= 12 and 1 <= int(d) <= 31]
+    for month, d, y in _ENFORCED_EN.findall(text):
+        if month.lower() in _MONTHS and 1 <= int(d) <= 31:
+            dates.append(f"{int(y):04d}-{_MONTHS.index(month.lower()) + 1:02d}-{int(d):02d}")
+    return max(dates) if dates else None
+
+
 def version_metadata(doc: Document) -> dict[str, Any]:
     """Chunk metadata naming the document's version: `version`, `date`, `doc_key` and `effective_date`
-    (front matter `effective_date`, else the document's date; absent when neither is known)."""
+    (front matter `effective_date`, else the enforcement date of its 부칙, else the document's date; absent when
+    none is known)."""
     front = doc.metadata.get("front_matter") or {}
     meta: dict[str, Any] = {"doc_key": doc_key_for(doc.title, front)}
     if doc.version:
         meta["version"] = doc.version
     if doc.date:
         meta["date"] = doc.date
-    effective = front.get("effective_date") or doc.date
+    effective = front.get("effective_date") or enforcement_date(doc.text) or doc.date
     if effective:
         meta["effective_date"] = effective
     return meta
