@@ -32,6 +32,7 @@ from geunkeo.evaluate.gates import FlagOutcome, assign_flag, flag_record, load_p
 from geunkeo.evaluate.report import dashboard
 from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
 from geunkeo.retrieve.base import Hit
+from geunkeo.retrieve.versions import several_versions, superseded_cited
 from geunkeo.trace import Trace
 
 SEARCH_K = 10  # hits logged and scored by the retrieval metrics
@@ -224,7 +225,11 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         t["metrics"] = (time.perf_counter() - t0) * 1000
         t.update(pipeline.stage_ms)
         served = ans.gate.action if ans is not None and ans.gate is not None else "none"
-        rows.append((case, hits, ans, metrics, claims, assign_flag(metrics, claims, profile, served), t))
+        cited = [c for c in (ans.contexts if ans is not None else [])
+                 if any(x.chunk_id == c.chunk_id for s in ans.sentences for x in s.citations)]
+        flag = assign_flag(metrics, claims, profile, served, several_versions=several_versions(hits),
+                           superseded_cited=len(superseded_cited(cited)))
+        rows.append((case, hits, ans, metrics, claims, flag, t))
         if progress:
             progress(i, len(cases), case.id)
 

@@ -8,6 +8,7 @@ from geunkeo.index.base import Embedder, ScoredId
 from geunkeo.query.base import QueryPlan
 from geunkeo.retrieve.base import Hit, Reranker
 from geunkeo.retrieve.fusion import fuse
+from geunkeo.retrieve.versions import prefer_in_force
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.trace import Trace
 
@@ -196,4 +197,11 @@ class HybridRetriever:
         if self.reranker is not None and hits:
             with trace.stage("retrieve.rerank", reranker=self.reranker.name):
                 hits = self.reranker.rerank(plan.original, hits, self.rerank_top_n, trace)
-        return hits[:k]
+        # several versions of one regulation retrieved: the one in force (on plan.info["as_of"], default today)
+        # ranks before the others (retrieve/versions.py)
+        ranked = prefer_in_force(hits, plan.info.get("as_of"))
+        if ranked is not hits:
+            trace.decide("retrieve.versions", "version in force ranked first", as_of=plan.info.get("as_of"),
+                         moved=[h.chunk_id for h in ranked if h.chunk.metadata.get("version_status") != "in_force"
+                                and "version_status" in h.chunk.metadata])
+        return ranked[:k]
