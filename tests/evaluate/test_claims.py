@@ -95,3 +95,12 @@ def test_llm_output_without_a_claims_list_falls_back():
 @pytest.mark.parametrize("empty", ["", "   "])
 def test_empty_answer_has_no_claims(empty):
     assert extract_claims(empty) == []
+
+
+def test_a_quoted_list_gives_one_claim_per_item():
+    from geunkeo.evaluate.claims import clauses_of
+
+    sent = ("관리비는 다음 각 호의 기준에 따라 환불한다: (1) 입사일 전에 취소한 경우: 관리비 전액; "
+            "(2) 입사일부터 60일이 지난 후 퇴사한 경우: 환불하지 아니함")
+    assert clauses_of(sent) == ["관리비는 다음 각 호의 기준에 따라 환불한다", "입사일 전에 취소한 경우: 관리비 전액",
+                                "입사일부터 60일이 지난 후 퇴사한 경우: 환불하지 아니함"]

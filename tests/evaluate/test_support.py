@@ -157,3 +157,14 @@ def test_verbatim_list_units_headings_and_quotes():
     assert verbatim_statement(unit, ctx)
     assert verbatim_statement(unit.replace("결핵 검사", "건강 검진"), ctx) is None  # one item not in the source
     assert verbatim_statement("“이 관에서 정하지 않은 사항은 보통약관을 따릅니다.”", ctx)
+
+
+def test_a_claim_quoting_a_whole_list_is_compared_with_the_whole_list():
+    from geunkeo.evaluate.support import _text_info, evidence_clause
+
+    items = ("② 관리비는 다음 각 호의 기준에 따라 환불한다.\n1. 입사일 전에 취소한 경우: 관리비 전액\n"
+             "2. 입사일부터 30일 이내에 퇴사한 경우: 남은 일수의 관리비\n3. 입사일부터 60일이 지난 후 퇴사한 경우: 환불하지 아니함")
+    claim = ("관리비는 다음 각 호의 기준에 따라 환불한다: (1) 입사일 전에 취소한 경우: 관리비 전액; (2) 입사일부터 30일 이내에 "
+             "퇴사한 경우: 남은 일수의 관리비; (3) 입사일부터 60일이 지난 후 퇴사한 경우: 환불하지 아니함")
+    assert evidence_clause(_text_info(claim)[0], items) == items
+    assert negation_count(claim) % 2 == negation_count(items) % 2

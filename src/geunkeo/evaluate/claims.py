@@ -152,8 +152,18 @@ def _english_clauses(sentence: str) -> list[str]:
     return [c for c in (_clean_clause(x) for x in out) if c]
 
 
+# an extractive answer quotes a list as one sentence: "…다음 각 호와 같다: (1) A; (2) B" (answer/extractive.py)
+_LIST_START = re.compile(r":\s*\(1\)\s+")
+_LIST_ITEM = re.compile(r";\s*\(\d{1,2}\)\s+")
+
+
 def clauses_of(sentence: str) -> list[str]:
-    """Rule-based clauses of one sentence, each a full statement (citations already stripped)."""
+    """Rule-based clauses of one sentence, each a full statement (citations already stripped); a quoted list
+    gives its lead-in's clauses and one claim per item."""
+    m = _LIST_START.search(sentence)
+    if m:
+        lead, items = sentence[: m.start()], _LIST_ITEM.split(sentence[m.end():])
+        return [*clauses_of(lead), *(c for c in (_clean_clause(i) for i in items) if c)]
     return _korean_clauses(sentence) if HANGUL.search(sentence) else _english_clauses(sentence)
 
 

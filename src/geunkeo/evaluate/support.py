@@ -210,14 +210,20 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     return tuple(clauses_of(sentence)) or (sentence,)
 
 
+_WHOLE_LIST_SHARE = 1.5
+
+
 def evidence_clause(claim_terms: frozenset[str], sentence: str) -> str:
     """The clause of `sentence` sharing most terms with the claim: polarity is compared there, so a negation
     in a neighbouring clause (…해지되었으나 …받지 않은 경우) or list item does not count as a flip."""
-    # a list item is its own clause: "3. …: 수업료의 3분의 2" is not negated by "5. … 반환하지 아니함" below it
+    # a list item is its own clause: "3. …: 수업료의 3분의 2" is not negated by "5. … 반환하지 아니함" below it;
+    # but a claim quoting the whole list shares far more with the whole sentence than with any one item
     clauses = tuple(c for line in sentence.splitlines() if line.strip() for c in _clauses(line)) or (sentence,)
     if len(clauses) == 1:
         return clauses[0]
-    return max(clauses, key=lambda c: len(claim_terms & _text_info(c)[0]))
+    best = max(clauses, key=lambda c: len(claim_terms & _text_info(c)[0]))
+    whole = len(claim_terms & _text_info(sentence)[0])
+    return sentence if whole > _WHOLE_LIST_SHARE * len(claim_terms & _text_info(best)[0]) else best
 
 
 def pair_features(claim: str, context_sentences: list[str], vectors: VectorCache,
