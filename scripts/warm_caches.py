@@ -3,7 +3,8 @@
 ranx compiles its metric functions with numba on first use and caches the machine code beside its sources; in a
 fresh virtualenv that first use costs ~35 s (2 cores), which `make demo` and the first `geunkeo eval` would
 otherwise pay. The calls below go through geunkeo's own metric functions (evaluation and the demo's table) with
-runs of every shape they meet: hits found, nothing relevant found, nothing retrieved, graded relevance.
+runs of every shape they meet: hits found, nothing relevant found, nothing retrieved, graded relevance. Those
+functions hand ranx fixed-width ids (`fixed_width_ids`), so what is compiled here fits every dataset.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ def _hit(chunk_id: str) -> SimpleNamespace:
 
 def main() -> None:
     t = time.perf_counter()
-    from geunkeo.evaluate.metrics.retrieval import cases_retrieval, retrieval_metrics
+    from ranx import Qrels, Run, evaluate
+
+    from geunkeo.evaluate.metrics.retrieval import cases_retrieval, fixed_width_ids, retrieval_metrics
     from geunkeo.retrieve.tuning import ranx_scores
 
     qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}, "q3": {"d5": 2, "d6": 1}, "q4": {"d7": 1}}
@@ -33,6 +36,9 @@ def main() -> None:
         cases_retrieval([("c1", ["a#1"], [], [_hit("a#1"), _hit("b#2")]), ("c2", [], ["b"], [_hit("a#1")]),
                          ("c3", ["c#1"], [], []), ("c4", [], [], [_hit("a#1")])])
         cases_retrieval([("c5", ["a#1"], [], [_hit("a#1")])])
+        # the demo's table: one call with fixed-width ids (geunkeo/demo.py)
+        labelled_qrels, labelled_run = fixed_width_ids(qrels, {q: run.get(q) or {"__none__": 0.0} for q in qrels})
+        evaluate(Qrels(labelled_qrels), Run(labelled_run), demo_metrics, make_comparable=True)
     print(f"ranx metrics compiled and cached in {time.perf_counter() - t:.1f}s")
 
 

@@ -9,6 +9,22 @@ from geunkeo.evaluate.base import MetricResult
 METHOD = "ranx"
 
 
+def fixed_width_ids(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]
+                    ) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
+    """The same qrels and run with every query and document id replaced by a label of one fixed width.
+
+    ranx compiles its id-array helpers with numba once per longest-id length it meets, ~2 s each on 2 cores and
+    dozens of lengths in a run; with one width they compile once (and `make install` caches that compile, see
+    scripts/warm_caches.py). Ids are opaque to the metrics, so the scores are the same."""
+    labels: dict[str, str] = {}
+
+    def label(x: str, prefix: str) -> str:
+        return labels.setdefault(prefix + x, f"{prefix}{len(labels):07d}")
+
+    return ({label(q, "q"): {label(d, "d"): r for d, r in docs.items()} for q, docs in qrels.items()},
+            {label(q, "q"): {label(d, "d"): s for d, s in docs.items()} for q, docs in run.items()})
+
+
 def _names(ks) -> list[str]:
     return [f"recall@{k}" for k in ks] + ["mrr@10", "ndcg@10", "map"]
 
@@ -27,6 +43,7 @@ def retrieval_metrics(qrels: dict[str, dict[str, int]], run: dict[str, dict[str,
 
     # ranx needs every qrels query in the run; a query that retrieved nothing gets an unmatched placeholder.
     full_run = {q: (dict(run.get(q) or {}) or {"__nothing_retrieved__": 0.0}) for q in qrels}
+    qrels, full_run = fixed_width_ids(qrels, full_run)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba's uint64→int64 cast notice
         scores = evaluate(Qrels(qrels), Run(full_run), names, make_comparable=True)
@@ -82,12 +99,14 @@ def cases_retrieval(items, ks=(1, 5, 10)) -> dict[str, dict[str, MetricResult]]:
 
     for level, (qrels, run, n_ret) in groups.items():
         full_run = {q: (run[q] or {"__nothing_retrieved__": 0.0}) for q in qrels}
-        ranx_run = Run(full_run)
+        labelled_qrels, labelled_run = fixed_width_ids(qrels, full_run)
+        label_of = dict(zip(qrels, labelled_qrels, strict=True))
+        ranx_run = Run(labelled_run)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # numba's uint64→int64 cast notice
-            evaluate(Qrels(qrels), ranx_run, names, make_comparable=True)
+            evaluate(Qrels(labelled_qrels), ranx_run, names, make_comparable=True)
         for q in qrels:
-            out[q] = {n: MetricResult(name=n, value=round(float(ranx_run.scores[n][q]), 6), method=METHOD,
+            out[q] = {n: MetricResult(name=n, value=round(float(ranx_run.scores[n][label_of[q]]), 6), method=METHOD,
                                       details={"queries": 1, "relevance": "qrels > 0", "level": level,
                                                "retrieved": n_ret[q]})
                       for n in names}
