@@ -168,3 +168,12 @@ def test_a_claim_quoting_a_whole_list_is_compared_with_the_whole_list():
              "퇴사한 경우: 남은 일수의 관리비; (3) 입사일부터 60일이 지난 후 퇴사한 경우: 환불하지 아니함")
     assert evidence_clause(_text_info(claim)[0], items) == items
     assert negation_count(claim) % 2 == negation_count(items) % 2
+
+
+def test_the_last_clause_of_a_sentence_is_a_whole_statement():
+    from geunkeo.evaluate.support import verbatim_statement
+
+    ctx = "이 관의 조문은 특별약관의 조문이며, 이 관에서 정하지 않은 사항은 보통약관을 따릅니다. 다음 문장입니다."
+    assert verbatim_statement("이 관에서 정하지 않은 사항은 보통약관을 따릅니다", ctx) is not None
+    # a clause cut before its end is still not whole
+    assert verbatim_statement("이 관에서 정하지 않은 사항은", ctx) is None

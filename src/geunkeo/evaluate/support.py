@@ -307,6 +307,9 @@ _LINE_LEAD = re.compile(r"^[\s\-*•·▶■□○#>\d.)(①-⑳]*$")
 # an article heading before the quote ("제4조(준용) …", "Article 5 (Exclusions) …"), as answers quote without it
 _HEADING_LEAD = re.compile(r"^[\s\-*•·]*(?:제\s?\d+\s?조(?:의\s?\d+)?\s?\([^)]{1,30}\)|Article\s+\d+\s*\([^)]{1,40}\))"
                            r"\s*(?:[①-⑳]\s*)?$")
+# the last clause of a sentence after a connective ("…조문이며, 이 관에서 정하지 않은 사항은 …을 따릅니다"), as the
+# rule-based claim split (evaluate/claims.py) yields it: a whole statement of its own when it ends the sentence
+_CLAUSE_BEFORE = re.compile(r"(?:며|으며|고|지만|으나|는데|and|but),\s*$")
 # an extractive list unit: "lead-in: (1) item; (2) item"
 _UNIT_ITEM = re.compile(r"[:;]\s*\((?:\d{1,2}|[가-하])\)\s*")
 
@@ -319,7 +322,7 @@ def _whole_line_statement(c: str, context: str) -> str | None:
             end = start + len(c)
             before = line[:start]
             ok_start = (not before.strip() or _LINE_LEAD.match(before) or _HEADING_LEAD.match(before)
-                        or before.rstrip()[-1] in _STATEMENT_END + ":")
+                        or before.rstrip()[-1] in _STATEMENT_END + ":" or bool(_CLAUSE_BEFORE.search(before)))
             ok_end = end == len(line) or line[end] in _STATEMENT_END
             if ok_start and ok_end:
                 return line
