@@ -11,7 +11,9 @@ Measures, round-robin so every command sees the same machine load:
 - `geunkeo search QUERY --server URL` against a `geunkeo serve` this script starts on the same index;
 - `geunkeo ask` in-process and with --server.
 Prints median and p95 per command and the ratio of medians to each floor, then where the in-process search's
-time goes (one child process timing its own phases). The index is the bundled sample corpus, built under
+time goes (one child process timing its own phases). With `--baseline-src DIR` (an older checkout's src/, e.g.
+`git archive <commit> src | tar -x -C /tmp/before`) the same commands also run on that code in the same round,
+for before/after figures under the same load. The index is the bundled sample corpus, built under
 .bench-cache/startup/ on first use. Children run with their own GEUNKEO_HOME (nothing is queued in yours), and
 bytecode is written once by a warm-up run, as on a user's machine (this sandbox sets PYTHONDONTWRITEBYTECODE).
 """
@@ -122,7 +124,9 @@ def _stop(proc: subprocess.Popen) -> None:
             proc.wait()
 
 
-def _time(cmd: list[str], env: dict) -> float:
+def _time(cmd: list[str], env: dict, pythonpath: str | None = None) -> float:
+    if pythonpath:
+        env = {**env, "PYTHONPATH": pythonpath}
     t = time.perf_counter()
     proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - t
@@ -138,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--query", default=QUERY)
     ap.add_argument("--port", type=int, default=8741)
     ap.add_argument("--no-server", action="store_true", help="skip the --server measurements")
+    ap.add_argument("--baseline-src", type=Path, help="an older checkout's src/ to time the same commands on")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args(argv)
 
@@ -155,6 +160,13 @@ def main(argv: list[str] | None = None) -> int:
         "geunkeo search (in-process)": [gk, "search", args.query, "-i", str(index)],
         "geunkeo ask (in-process)": [gk, "ask", args.query, "-i", str(index)],
     }
+    baseline: dict[str, str] = {}  # command name -> PYTHONPATH
+    if args.baseline_src:
+        gk_module = [py, "-m", "geunkeo.cli.main"]  # the console script would import this checkout's code too
+        for name in ("geunkeo --help", "geunkeo search (in-process)", "geunkeo ask (in-process)"):
+            before = f"before: {name}"
+            commands[before] = gk_module + commands[name][1:]
+            baseline[before] = str(args.baseline_src.resolve())
     server = None
     if not args.no_server:
         url = f"http://127.0.0.1:{_free_port(args.port)}"
@@ -164,11 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     times: dict[str, list[float]] = {name: [] for name in commands}
     try:
-        for cmd in commands.values():  # warm-up: page cache, bytecode
-            _time(cmd, env)
+        for name, cmd in commands.items():  # warm-up: page cache, bytecode
+            _time(cmd, env, baseline.get(name))
         for _ in range(args.runs):
             for name, cmd in commands.items():
-                times[name].append(_time(cmd, env))
+                times[name].append(_time(cmd, env, baseline.get(name)))
         phases = json.loads(subprocess.run([py, "-c", PHASES, str(index), args.query], env=env, check=True,
                                            capture_output=True, text=True).stdout)
     finally:
