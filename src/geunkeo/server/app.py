@@ -1,65 +1,184 @@
-"""HTTP front end (FastAPI) over the same Python API as the CLI: /health, /search, /ask.
+"""HTTP front end (FastAPI): the ask page, the JSON API under /api/, health, readiness and metrics.
 
-    geunkeo serve --index DIR [--host 127.0.0.1 --port 8000]
+    geunkeo serve --index DIR [--runs RUNS_DIR] [--host 127.0.0.1 --port 8000]
 
-No logic lives here: requests are parsed, the index is searched or asked, results are returned as JSON.
+No answer logic lives here: requests are checked (body size, query length, load) before any work, then the index
+is searched or asked through the same Python API as the CLI, and the result is returned as JSON or rendered.
+- `/` the ask page (server-rendered, works without JavaScript), `/docs` the API described from the OpenAPI
+  schema with local assets only (FastAPI's default Swagger page loads from a CDN);
+- `POST /api/search`, `POST /api/ask` (within `server.ask_deadline_s`, then the extractive answer),
+  `GET /api/ask/stream` (server-sent events); `/search` and `/ask` stay as aliases;
+- `/health` and `/ready` are async and do no blocking work, so they answer while every worker is busy;
+  `/metrics` is Prometheus text.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlencode
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from geunkeo.config import Settings
 from geunkeo.errors import GeunkeoError, QueryError
+from geunkeo.server.answering import Answering
+from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Shedding
+from geunkeo.server.views import answer_view, plan_view, ui
+
+HERE = Path(__file__).parent
 
 
 class SearchRequest(BaseModel):
-    query: str
+    query: str = Field(description="The question, Korean or English")
     k: int = Field(10, ge=1, le=100)
     mode: Literal["bm25", "dense", "hybrid"] | None = None
 
 
 class AskRequest(BaseModel):
-    query: str
+    query: str = Field(description="The question, Korean or English")
     k: int = Field(5, ge=1, le=20)
 
 
-def create_app(index_dir: str | Path, settings: Settings | None = None) -> FastAPI:
+def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir: str | Path | None = None) -> FastAPI:
     """An app serving one index (opened once, shared by all requests)."""
     import geunkeo
 
     settings = settings or Settings()
     index = geunkeo.open_index(index_dir, settings)
-    app = FastAPI(title="geunkeo", version=geunkeo.__version__)
+    metrics = Metrics()
+    answering = Answering(index, settings, on_fallback=metrics.fallback)
+    app = FastAPI(title="geunkeo", version=geunkeo.__version__, docs_url=None, redoc_url=None,
+                  description="Grounded answers from Korean and English regulations, notices and policy terms.")
+    app.state.settings, app.state.index, app.state.metrics = settings, index, metrics
+    app.state.runs_dir = Path(runs_dir or settings.server.runs_dir) if (runs_dir or settings.server.runs_dir) else None
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.state.templates = templates
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    max_chars = settings.server.max_query_chars
 
-    @app.get("/health")
-    def health() -> dict:
+    def checked(query: str) -> str:
+        """The query, or 422 naming the limit, before any work."""
+        if len(query) > max_chars:
+            raise HTTPException(422, f"query too long: {len(query)} characters > {max_chars} "
+                                     "(server.max_query_chars)")
+        return query
+
+    def user_error(exc: GeunkeoError) -> HTTPException:
+        return HTTPException(422 if isinstance(exc, QueryError) else 500, str(exc))
+
+    # -- health ----------------------------------------------------------------------------------------------
+    @app.get("/health", tags=["ops"])
+    async def health() -> dict:
+        """Liveness and what is served (async: answers while every worker is busy)."""
         m = index.manifest
         return {"status": "ok", "documents": m.documents, "chunks": m.chunks, "embedder": m.embedder_version,
-                "llm": settings.llm.provider}
+                "llm": settings.llm.provider, "llm_breaker": answering.breaker.state, "inflight": metrics.inflight}
 
-    @app.post("/search")
-    def search(req: SearchRequest) -> dict:
+    @app.get("/ready", tags=["ops"])
+    async def ready() -> dict:
+        """Ready to answer: the index is open (it is opened before the app starts serving)."""
+        return {"ready": True, "llm_breaker": answering.breaker.state}
+
+    @app.get("/metrics", tags=["ops"], response_class=PlainTextResponse)
+    async def prometheus() -> str:
+        """Requests, latency, LLM fallbacks and shed requests in Prometheus text format."""
+        return metrics.render()
+
+    # -- JSON API --------------------------------------------------------------------------------------------
+    @app.post("/api/search", tags=["api"])
+    def api_search(req: SearchRequest) -> dict:
+        """Hybrid search: the query plan, the ranked chunks and the trace."""
         try:
-            return index.search(req.query, k=req.k, mode=req.mode).to_dict()
-        except QueryError as exc:
-            raise HTTPException(status_code=422, detail=str(exc)) from exc
+            return index.search(checked(req.query), k=req.k, mode=req.mode).to_dict()
         except GeunkeoError as exc:
-            raise HTTPException(status_code=500, detail=str(exc)) from exc
+            raise user_error(exc) from exc
 
-    @app.post("/ask")
-    def ask(req: AskRequest) -> dict:
-        from geunkeo.answer import ask as ask_fn
-
+    @app.post("/api/ask", tags=["api"])
+    def api_ask(req: AskRequest) -> dict:
+        """A cited answer with the serving gate's decision, within `server.ask_deadline_s`."""
         try:
-            return ask_fn(req.query, index, settings, k=req.k).to_dict()
-        except QueryError as exc:
-            raise HTTPException(status_code=422, detail=str(exc)) from exc
+            return answering.ask(checked(req.query), req.k).to_dict()
         except GeunkeoError as exc:
-            raise HTTPException(status_code=500, detail=str(exc)) from exc
+            raise user_error(exc) from exc
 
+    @app.get("/api/ask/stream", tags=["api"])
+    def api_ask_stream(q: str = Query(..., description="The question"), k: int = Query(5, ge=1, le=20)):
+        """Server-sent events: `status` while working, then `answer` (the JSON of /api/ask) and `done`."""
+        query = checked(q)
+
+        def events():
+            yield "event: status\ndata: {\"stage\": \"searching\"}\n\n"
+            try:
+                payload = answering.ask(query, k).to_dict()
+            except GeunkeoError as exc:
+                yield f"event: error\ndata: {json.dumps({'detail': str(exc)}, ensure_ascii=False)}\n\n"
+                return
+            yield f"event: answer\ndata: {json.dumps(payload, ensure_ascii=False, default=str)}\n\n"
+            yield "event: done\ndata: {}\n\n"
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+    app.post("/search", tags=["api"], include_in_schema=False)(api_search)
+    app.post("/ask", tags=["api"], include_in_schema=False)(api_ask)
+
+    # -- pages -----------------------------------------------------------------------------------------------
+    def page(request: Request, name: str, lang: str | None, **ctx) -> HTMLResponse:
+        lang = "en" if lang == "en" else "ko"
+        params = {k: v for k, v in request.query_params.items() if k != "lang"}
+        other = urlencode({**params, "lang": "ko" if lang == "en" else "en"})
+        return templates.TemplateResponse(request, name, {"lang": lang, "t": ui(lang), "other_lang_query": other,
+                                                          "max_chars": max_chars, **ctx})
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def ask_page(request: Request, q: str | None = None, lang: str | None = None, k: int = 5):
+        """The ask page; with `?q=` the answer is rendered on the server (no JavaScript needed)."""
+        ctx: dict = {"page": "ask", "query": q, "answer": None, "plan": None, "error": None}
+        if q and q.strip():
+            try:
+                ans = answering.ask(checked(q), max(1, min(k, 20)))
+                ctx["answer"], ctx["plan"] = answer_view(ans), plan_view(ans.trace.to_dict())
+            except HTTPException as exc:
+                ctx["error"] = exc.detail
+            except GeunkeoError as exc:
+                ctx["error"] = str(exc)
+        return page(request, "ask.html", lang, **ctx)
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def api_docs(request: Request):
+        """The API's endpoints and request bodies, read from the OpenAPI schema (no CDN assets)."""
+        return page(request, "docs.html", request.query_params.get("lang"), page="docs", schema=app.openapi())
+
+    # routers of other pages: review, runs, auth (server/review_routes.py, server/runs_routes.py)
+    for module in ("geunkeo.server.runs_routes", "geunkeo.server.review_routes", "geunkeo.server.auth"):
+        router = _optional_router(module)
+        if router is not None:
+            app.include_router(router)
+
+    # outermost first: every request is logged and counted, oversized bodies are refused before being read,
+    # and search/ask beyond the in-flight limit are shed
+    app.add_middleware(Shedding, max_inflight=settings.server.max_inflight, metrics=metrics)
+    app.add_middleware(BodyLimit, max_bytes=settings.server.max_body_bytes)
+    app.add_middleware(RequestLog, metrics=metrics)
+    if settings.server.cors_origins:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=settings.server.cors_origins,
+                           allow_methods=["GET", "POST"], allow_headers=["Authorization", "Content-Type"])
     return app
+
+
+def _optional_router(module: str):
+    """The `router` of a page module when that module exists (pages are added one module at a time)."""
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        return None
+    return getattr(importlib.import_module(module), "router", None)

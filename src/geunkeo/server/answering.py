@@ -1,0 +1,96 @@
+"""Answering under a deadline, with one circuit breaker for the LLM shared by every request.
+
+`/api/ask` must answer within `server.ask_deadline_s`: the configured answerer (an LLM, perhaps slow or hung) runs
+in a worker thread; when the deadline passes, or while the breaker is open, the extractive answer is served
+instead, marked `fallback`. The breaker opens after `failures_to_open` consecutive LLM timeouts or failures and
+stays open `cooldown_s`; then one request tries the LLM again (half-open) and closes it on success.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from geunkeo.answer.base import Answer
+from geunkeo.config import Settings
+
+
+class Breaker:
+    """Consecutive-failure circuit breaker (closed → open → half-open → closed)."""
+
+    def __init__(self, failures_to_open: int = 3, cooldown_s: float = 30.0) -> None:
+        self.failures_to_open, self.cooldown_s = failures_to_open, cooldown_s
+        self._failures = 0
+        self._opened_at: float | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def state(self) -> str:
+        with self._lock:
+            if self._opened_at is None:
+                return "closed"
+            return "open" if time.monotonic() - self._opened_at < self.cooldown_s else "half_open"
+
+    def allow(self) -> bool:
+        return self.state != "open"
+
+    def success(self) -> None:
+        with self._lock:
+            self._failures, self._opened_at = 0, None
+
+    def failure(self) -> None:
+        with self._lock:
+            self._failures += 1
+            if self._failures >= self.failures_to_open or self._opened_at is not None:
+                self._opened_at = time.monotonic()
+
+
+class Answering:
+    """Answers for the server: the configured answerer within the deadline, else the extractive one."""
+
+    def __init__(self, index, settings: Settings, breaker: Breaker | None = None, on_fallback=None,
+                 workers: int = 4) -> None:
+        self.index, self.settings = index, settings
+        self.breaker = breaker or Breaker()
+        self.on_fallback = on_fallback or (lambda reason: None)
+        # LLM calls that outlive their deadline keep a worker until the LLM client's own timeout ends them
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="geunkeo-answer")
+
+    @property
+    def uses_llm(self) -> bool:
+        from geunkeo.answer.registry import resolve_name
+
+        return resolve_name(None, self.settings) == "llm"
+
+    def ask(self, query: str, k: int, deadline_s: float | None = None) -> Answer:
+        """The answer to `query`, within `deadline_s` (default `server.ask_deadline_s`)."""
+        from geunkeo.answer.pipeline import ask
+
+        if not self.uses_llm:
+            return ask(query, self.index, self.settings, k=k)
+        if not self.breaker.allow():
+            return self._extractive(query, k, "llm_circuit_open")
+        deadline = deadline_s if deadline_s is not None else self.settings.server.ask_deadline_s
+        future = self._pool.submit(ask, query, self.index, self.settings, k=k)
+        try:
+            ans = future.result(timeout=deadline)
+        except FutureTimeout:
+            self.breaker.failure()
+            return self._extractive(query, k, f"llm_deadline ({deadline:g} s)")
+        if ans.fallback:  # the pipeline itself fell back: the LLM was unreachable or failed
+            self.breaker.failure()
+            self.on_fallback("llm_error")
+        else:
+            self.breaker.success()
+        return ans
+
+    def _extractive(self, query: str, k: int, reason: str) -> Answer:
+        from geunkeo.answer.pipeline import ask
+
+        self.on_fallback(reason.split(" ")[0])
+        ans = ask(query, self.index, self.settings, k=k, answerer="extractive")
+        ans.fallback = reason
+        ans.trace.warn(f"served the extractive answer: {reason}")
+        return ans

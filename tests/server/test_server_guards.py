@@ -1,0 +1,113 @@
+"""Limits checked before any work, a deadline that holds with a hung LLM, health outside the worker pool."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from geunkeo.config import Settings
+from geunkeo.server.answering import Breaker
+from geunkeo.server.app import create_app
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def client(server_index):
+    return TestClient(create_app(server_index))
+
+
+def test_a_2mb_body_is_refused_with_413_before_it_is_read(client):
+    t0 = time.perf_counter()
+    r = client.post("/api/ask", content=b"{" + b" " * 2_000_000 + b"}", headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "too large" in r.json()["detail"]
+    assert time.perf_counter() - t0 < 5  # generous: the point is that nothing is parsed or answered
+
+
+def test_a_chunked_body_without_length_is_cut_off_too(client):
+    def chunks():
+        for _ in range(40):
+            yield b" " * 100_000
+
+    r = client.post("/api/search", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_an_over_long_query_is_422_naming_the_limit(client):
+    r = client.post("/api/search", json={"query": "휴학" * 1500})
+    assert r.status_code == 422 and "server.max_query_chars" in r.json()["detail"]
+
+
+def test_api_search_and_ask_answer_with_citations(client):
+    hits = client.post("/api/search", json={"query": "성적장학금 기준", "k": 2}).json()["hits"]
+    assert hits[0]["chunk_id"] == "scholarship#제3조"
+    ans = client.post("/api/ask", json={"query": "성적장학금은 언제 지급돼?"}).json()
+    assert "30일" in ans["text"] and ans["gate"]["action"] in ("answer", "warn")
+
+
+def test_metrics_count_requests_by_path_and_status(client):
+    client.post("/api/search", json={"query": " "})
+    text = client.get("/metrics").text
+    assert 'geunkeo_requests_total{method="POST",path="/api/search",status="422"}' in text
+    assert "geunkeo_request_seconds_bucket" in text and "geunkeo_shed_total 0" in text
+
+
+def test_stream_sends_the_answer_as_server_sent_events(client):
+    with client.stream("GET", "/api/ask/stream", params={"q": "휴학은 몇 학기까지 가능해?"}) as r:
+        body = "".join(r.iter_text())
+    events = [line.split(": ", 1)[1] for line in body.splitlines() if line.startswith("event: ")]
+    assert events == ["status", "answer", "done"] and "2개 학기" in body
+
+
+def test_docs_are_served_without_a_cdn(client):
+    html = client.get("/docs").text
+    assert "/api/ask" in html and "cdn" not in html.lower() and "https://" not in html
+
+
+def test_a_hung_llm_is_cut_at_the_deadline_and_the_breaker_opens(server_index, hung_llm):
+    settings = Settings(llm={"provider": "openai-compatible", "base_url": hung_llm, "model": "m", "timeout_s": 20,
+                             "max_retries": 0, "cache": False},
+                        server={"ask_deadline_s": 1.0})
+    app = create_app(server_index, settings)
+    with TestClient(app) as c:
+        t0 = time.perf_counter()
+        ans = c.post("/api/ask", json={"query": "성적장학금은 언제 지급돼?"}).json()
+        took = time.perf_counter() - t0
+        assert took < 1.0 + 2.0, took
+        assert ans["fallback"].startswith("llm_deadline") and "30일" in ans["text"]
+        assert c.get("/health").json()["status"] == "ok"
+        assert 'geunkeo_llm_fallbacks_total{reason="llm_deadline"} 1' in c.get("/metrics").text
+
+
+def test_the_breaker_opens_after_consecutive_failures_and_half_opens_after_cooldown():
+    b = Breaker(failures_to_open=2, cooldown_s=0.2)
+    b.failure()
+    assert b.allow()
+    b.failure()
+    assert b.state == "open" and not b.allow()
+    time.sleep(0.25)
+    assert b.state == "half_open" and b.allow()
+    b.success()
+    assert b.state == "closed"
+
+
+def test_too_many_requests_in_flight_are_shed_with_retry_after(server_index):
+    from geunkeo.server.guards import Metrics, Shedding
+
+    async def app(scope, receive, send):  # never reached when shed
+        raise AssertionError
+
+    metrics = Metrics()
+    metrics.inflight = 2
+    sent = []
+
+    async def send(msg):
+        sent.append(msg)
+
+    import asyncio
+
+    asyncio.run(Shedding(app, 2, metrics)({"type": "http", "path": "/api/ask"}, None, send))
+    assert sent[0]["status"] == 503 and (b"retry-after", b"2") in sent[0]["headers"]
+    assert metrics.shed == 1
