@@ -19,6 +19,7 @@ demo: install
 	$(BIN)/python -m geunkeo.demo
 
 test: install
+	@scripts/install_chromium.sh
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest
 

@@ -103,6 +103,7 @@ def answer_view(ans: Answer) -> dict[str, Any]:
                       for s in ans.sentences],
         "text": ans.text, "sources": sources, "answerer": ans.answerer, "fallback": ans.fallback,
         "draft": ans.draft if state == "withheld" else None, "lang": ans.lang,
+        "first_cited": min(quotes) if quotes else None,
     }
 
 
