@@ -71,8 +71,13 @@ def page(browser):
     ctx.close()
 
 
-def screenshot(page, name: str) -> Path:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    path = SCREENS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+@pytest.fixture
+def screenshot():
+    """`screenshot(page, name)` saves a full-page PNG under .pytest_cache/screens/."""
+    def take(page, name: str) -> Path:
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        path = SCREENS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

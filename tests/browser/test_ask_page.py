@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import screenshot
 
 pytestmark = pytest.mark.slow
 
 
-def test_ask_and_open_a_citation(live_server, page):
+def test_ask_and_open_a_citation(live_server, page, screenshot):
     page.goto(live_server + "/")
     page.fill("#q", "휴학은 최대 몇 학기까지 할 수 있나요?")
     page.click("form.ask button")
@@ -27,7 +26,7 @@ def test_ask_and_open_a_citation(live_server, page):
     screenshot(page, "ask-answered")
 
 
-def test_a_question_the_documents_cannot_answer_is_withheld_with_sources(live_server, page):
+def test_a_question_the_documents_cannot_answer_is_withheld_with_sources(live_server, page, screenshot):
     page.goto(live_server + "/?lang=en&q=" + "고양이 중성화 수술 비용은 얼마인가요?")
     assert page.get_attribute("p.state", "data-state") == "withheld"
     assert "Withheld" in page.inner_text("p.state")

@@ -107,7 +107,12 @@ def test_too_many_requests_in_flight_are_shed_with_retry_after(server_index):
         sent.append(msg)
 
     import asyncio
+    import threading
 
-    asyncio.run(Shedding(app, 2, metrics)({"type": "http", "path": "/api/ask"}, None, send))
+    # in a thread of its own: the browser tests' Playwright keeps an event loop running in this one
+    t = threading.Thread(target=asyncio.run, args=(Shedding(app, 2, metrics)({"type": "http", "path": "/api/ask"},
+                                                                              None, send),))
+    t.start()
+    t.join()
     assert sent[0]["status"] == 503 and (b"retry-after", b"2") in sent[0]["headers"]
     assert metrics.shed == 1
