@@ -41,3 +41,7 @@ class LLMUnavailable(LLMError):
 
 class LLMBadOutput(LLMError):
     """The provider answered, but the output could not be parsed."""
+
+
+class ReviewConflict(GeunkeoError):
+    """A review decision based on a version of the case that another decision has replaced meanwhile."""

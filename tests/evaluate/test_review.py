@@ -117,3 +117,48 @@ def test_agreement_rate(tmp_path):
     assert s["agreement_rate"] == pytest.approx(1 / 3) and s["decisions"] == {"agree": 1, "disagree": 1, "partial": 1}
     assert s["root_causes"]["retrieval"] == 1 and s["by_level"]["PASSED"] == {"queued": 1, "reviewed": 1, "agree": 1}
     q.close()
+
+
+def test_decisions_are_appended_and_a_stale_one_is_refused(tmp_path):
+    from geunkeo.errors import ReviewConflict
+
+    q = _queue(tmp_path)
+    first = q.get("qa1")
+    assert first["version"] == 0
+    q.decide("qa1", "agree", "alice", based_on=0)
+    with pytest.raises(ReviewConflict, match="changed since it was opened"):
+        q.decide("qa1", "disagree", "bob", based_on=0)  # bob opened the case before alice decided
+    q.decide("qa1", "partial", "bob", based_on=1)
+    assert [(h["reviewer"], h["decision"], h["based_on"]) for h in q.history("qa1")] == [
+        ("alice", "agree", 0), ("bob", "partial", 1)]
+    assert q.get("qa1")["review_decision"] == "partial" and q.get("qa1")["version"] == 2
+
+
+def test_twenty_concurrent_decisions_on_one_case_lose_none(tmp_path):
+    import threading
+
+    from geunkeo.errors import ReviewConflict
+    from geunkeo.evaluate.review import ReviewQueue
+
+    _queue(tmp_path).close()
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def reviewer(i: int) -> None:
+        with ReviewQueue(tmp_path / "review.db") as own:
+            try:
+                own.decide("qa1", "agree", f"r{i}", based_on=0)
+                result = "accepted"
+            except ReviewConflict:
+                result = "refused"
+        with lock:
+            outcomes.append(result)
+
+    threads = [threading.Thread(target=reviewer, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["accepted"] + ["refused"] * 19
+    with ReviewQueue(tmp_path / "review.db") as q:
+        assert len(q.history("qa1")) == 1  # every accepted decision is in the history, none overwritten

@@ -109,12 +109,15 @@ def register(app: typer.Typer) -> None:
                corrected_answer: str = typer.Option(None, "--corrected-answer", help="Corrected reference answer"),
                gt_update: bool = typer.Option(None, "--gt-update/--no-gt-update", help="Ground truth needs update"),
                notes: str = typer.Option(None, "--notes"),
-               risk_level: str = typer.Option(None, "--risk-level", help="Re-assessed risk level")) -> None:
-        """Record a review decision."""
+               risk_level: str = typer.Option(None, "--risk-level", help="Re-assessed risk level"),
+               based_on: int = typer.Option(None, "--based-on", min=0,
+                                            help="The case version you reviewed (`review show`); refused if "
+                                                 "another decision landed since")) -> None:
+        """Record a review decision (appended to the case's history; never overwrites one)."""
         with _open(db) as q:
             try:
                 item = q.decide(query_id, decision, reviewer, root_cause, corrected_answer, gt_update, notes,
-                                risk_level)
+                                risk_level, based_on=based_on)
             except GeunkeoError as exc:
                 _fail(exc)
             s = q.stats()

@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from geunkeo.errors import ConfigError
+from geunkeo.errors import ConfigError, ReviewConflict
 from geunkeo.evaluate.base import QACase
 from geunkeo.evaluate.datasets import case_from_dict, save_cases
 
@@ -118,6 +118,13 @@ CREATE TABLE IF NOT EXISTS review_items (
   corrected_answer TEXT, gt_update_needed INTEGER, risk_level TEXT, notes TEXT, reviewed_at TEXT,
   PRIMARY KEY (eval_id, query_id)
 );
+-- every decision ever made, never updated or deleted; review_items holds the latest for quick reading
+CREATE TABLE IF NOT EXISTS review_decisions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, eval_id TEXT NOT NULL, query_id TEXT NOT NULL,
+  reviewer TEXT NOT NULL, decision TEXT NOT NULL, root_cause TEXT, corrected_answer TEXT,
+  gt_update_needed INTEGER, risk_level TEXT, notes TEXT, decided_at TEXT NOT NULL, based_on INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS review_decisions_case ON review_decisions (eval_id, query_id);
 """
 
 
@@ -138,7 +145,9 @@ class ReviewQueue:
             p = p / "review.db"
         self.path = p
         p.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(p)
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE in `decide`), so a check-then-write
+        # of one reviewer cannot interleave with another's; writers wait up to 10 s for each other
+        self._db = sqlite3.connect(p, timeout=10, isolation_level=None, check_same_thread=False)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
@@ -188,8 +197,12 @@ class ReviewQueue:
     def decide(self, query_id: str, decision: str, reviewer: str, root_cause: str | None = None,
                corrected_answer: str | None = None, gt_update_needed: bool | None = None,
                notes: str | None = None, risk_level: str | None = None,
-               eval_id: str | None = None) -> dict[str, Any]:
-        """Record a reviewer's decision (seed §3.1.1 expert review output); returns the updated item."""
+               eval_id: str | None = None, based_on: int | None = None) -> dict[str, Any]:
+        """Record a reviewer's decision (seed §3.1.1 expert review output); returns the updated item.
+
+        Decisions are appended, never overwritten. `based_on` is the item's `version` (its number of decisions)
+        the reviewer saw: when another decision landed since, the decision is refused with `ReviewConflict`
+        instead of silently replacing it. None appends after whatever is there (the CLI's default)."""
         if decision not in DECISIONS:
             raise ConfigError(f"decision must be one of {', '.join(DECISIONS)}, got {decision!r}")
         if root_cause is not None and root_cause not in ROOT_CAUSES:
@@ -197,21 +210,45 @@ class ReviewQueue:
         if not reviewer.strip():
             raise ConfigError("a review needs the reviewer's id (--reviewer NAME)")
         item = self.get(query_id, eval_id)
-        self._db.execute(
-            """UPDATE review_items SET completed=1, reviewer_id=?, review_decision=?, failure_root_cause=?,
-                 corrected_answer=?, gt_update_needed=?, notes=?, risk_level=?, reviewed_at=?
-               WHERE eval_id=? AND query_id=?""",
-            (reviewer, decision, root_cause, corrected_answer,
-             None if gt_update_needed is None else int(gt_update_needed), notes, risk_level, _iso(_now()),
-             item["eval_id"], query_id),
-        )
-        self._db.commit()
+        key = (item["eval_id"], query_id)
+        now = _iso(_now())
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            version = self._version(*key)
+            if based_on is not None and based_on != version:
+                raise ReviewConflict(f"{query_id} changed since it was opened: {version - based_on} decision(s) "
+                                     f"recorded meanwhile; reload it and decide again")
+            gt = None if gt_update_needed is None else int(gt_update_needed)
+            self._db.execute(
+                """INSERT INTO review_decisions (eval_id, query_id, reviewer, decision, root_cause, corrected_answer,
+                     gt_update_needed, risk_level, notes, decided_at, based_on) VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
+                (*key, reviewer, decision, root_cause, corrected_answer, gt, risk_level, notes, now, version))
+            self._db.execute(
+                """UPDATE review_items SET completed=1, reviewer_id=?, review_decision=?, failure_root_cause=?,
+                     corrected_answer=?, gt_update_needed=?, notes=?, risk_level=?, reviewed_at=?
+                   WHERE eval_id=? AND query_id=?""",
+                (reviewer, decision, root_cause, corrected_answer, gt, notes, risk_level, now, *key))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
         return self.get(query_id, item["eval_id"])
 
+    def _version(self, eval_id: str, query_id: str) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM review_decisions WHERE eval_id=? AND query_id=?",
+                                (eval_id, query_id)).fetchone()[0]
+
+    def history(self, query_id: str, eval_id: str | None = None) -> list[dict[str, Any]]:
+        """Every decision on one item, oldest first."""
+        item = self.get(query_id, eval_id)
+        rows = self._db.execute("SELECT * FROM review_decisions WHERE eval_id=? AND query_id=? ORDER BY id",
+                                (item["eval_id"], query_id))
+        return [dict(r) for r in rows]
+
     # -- reading --------------------------------------------------------------------------------------------
-    @staticmethod
-    def _row(r: sqlite3.Row) -> dict[str, Any]:
+    def _row(self, r: sqlite3.Row) -> dict[str, Any]:
         d = dict(r)
+        d["version"] = self._version(d["eval_id"], d["query_id"])
         d["reasons"] = json.loads(d["reasons"])
         d["payload"] = json.loads(d["payload"])
         d["completed"] = bool(d["completed"])
