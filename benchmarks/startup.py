@@ -50,7 +50,8 @@ t3 = time.perf_counter()
 from geunkeo.query.pipeline import QueryPipeline
 from geunkeo.config import Settings
 from geunkeo.index.manifest import read_manifest
-m = read_manifest(sys.argv[1])
+from pathlib import Path
+m = read_manifest(Path(sys.argv[1]))
 QueryPipeline(Settings(), tuned=m.tuned_fusion, index_langs=m.langs)  # synonym table, vocabulary
 t4 = time.perf_counter()
 idx = geunkeo.open_index(sys.argv[1])  # store (memory-mapped), embedder, pipeline (warm now)
@@ -60,8 +61,8 @@ t6 = time.perf_counter()
 stages = {s.name: round(s.ms, 1) for s in res.trace.stages}
 print(json.dumps({"import CLI": t1 - t0, "import search path": t2 - t1, "Kiwi ready": t3 - t2,
                   "query pipeline (synonyms, vocabulary)": t4 - t3, "open index (store, embedder)": t5 - t4,
-                  "first search": t6 - t5, "  of which embed query (ms)": stages.get("retrieve.embed_query", 0) / 1000,
-                  "  of which bm25 (ms)": stages.get("retrieve.bm25", 0) / 1000}))
+                  "first search": t6 - t5, "  of which: embed the query": stages.get("retrieve.embed_query", 0) / 1000,
+                  "  of which: BM25": stages.get("retrieve.bm25", 0) / 1000}))
 """
 
 
@@ -176,13 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     times: dict[str, list[float]] = {name: [] for name in commands}
     try:
+        proc = subprocess.run([py, "-c", PHASES, str(index), args.query], env=env, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"the phase timing child failed: {proc.stderr[-1500:]}")
+        phases = json.loads(proc.stdout.strip().splitlines()[-1])
         for name, cmd in commands.items():  # warm-up: page cache, bytecode
             _time(cmd, env, baseline.get(name))
         for _ in range(args.runs):
             for name, cmd in commands.items():
                 times[name].append(_time(cmd, env, baseline.get(name)))
-        phases = json.loads(subprocess.run([py, "-c", PHASES, str(index), args.query], env=env, check=True,
-                                           capture_output=True, text=True).stdout)
     finally:
         if server is not None:
             _stop(server)

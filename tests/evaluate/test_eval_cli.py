@@ -72,7 +72,7 @@ def test_review_commands_round_trip(tmp_path):
     assert res.exit_code == 0, res.output
     assert "q1: disagree by kim · reviewed 1/2 · agreement 0%" in res.output
     res = runner.invoke(app, ["review", "decide", "q2", "--db", db, "--decision", "maybe", "--reviewer", "kim"])
-    assert res.exit_code == 1 and "decision must be one of agree, disagree, partial" in res.output
+    assert res.exit_code == 2 and "decision must be one of agree, disagree, partial" in res.output
     runner.invoke(app, ["review", "decide", "q2", "--db", db, "--decision", "agree", "--reviewer", "lee"])
 
     shown = json.loads(runner.invoke(app, ["review", "show", "q1", "--db", db, "--json"]).output)
@@ -102,7 +102,7 @@ def test_eval_compare_cli(tmp_path):
     res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "b")])
     assert "cases worse: 0 · better: 2" in res.output and "q1: CRITICAL → PASSED" in res.output
     res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "nope")])
-    assert res.exit_code == 1 and "not an evaluation run directory" in res.output
+    assert res.exit_code == 2 and "not an evaluation run directory" in res.output
 
 
 @pytest.mark.slow

@@ -79,7 +79,7 @@ def ping_cmd(
             settings.llm.gguf_path = gguf
         if settings.llm.provider == "none":
             err_console.print("[yellow]no LLM configured:[/] pass --provider or set GEUNKEO_LLM__PROVIDER")
-            raise typer.Exit(1)
+            raise typer.Exit(2)
         # Bypass the cache: a ping must reach the provider.
         llm = create_provider(settings.llm)
     result = {"provider": llm.provider, "model": llm.model}

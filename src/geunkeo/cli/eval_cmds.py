@@ -23,7 +23,7 @@ def _fmt(v: float | None, signed: bool = False) -> str:
 
 def _fail(exc: GeunkeoError) -> None:
     err.print(f"[red]error:[/red] {exc}")
-    raise typer.Exit(1)
+    raise typer.Exit(2)  # a user error, as in every command (cli/common.py)
 
 
 def _print_run(summary: dict, run_dir: Path) -> None:

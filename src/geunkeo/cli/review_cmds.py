@@ -22,13 +22,13 @@ def _open(db: Path):
 
     if not db.exists():
         err.print(f"[red]error:[/red] {db} not found; run `geunkeo eval --out RUN_DIR` first")
-        raise typer.Exit(1)
+        raise typer.Exit(2)
     return ReviewQueue(db)
 
 
 def _fail(exc: GeunkeoError) -> None:
     err.print(f"[red]error:[/red] {exc}")
-    raise typer.Exit(1)
+    raise typer.Exit(2)  # a user error, as in every command (cli/common.py)
 
 
 def register(app: typer.Typer) -> None:
