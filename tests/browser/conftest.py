@@ -29,24 +29,40 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    """Base URL of a running server over an index of the project's sample corpus."""
+    """A running server over an index of the project's sample corpus, with one evaluation run (12 gold cases)
+    under its runs folder and two reviewer keys and a reader key: `.url`, `.keys`, `.run`."""
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
     import uvicorn
 
+    from geunkeo.config import Settings
     from geunkeo.index.builder import build_index
     from geunkeo.server.app import create_app
+    from geunkeo.server.auth import KeyStore
 
     root = Path(__file__).resolve().parents[2]
-    idx = tmp_path_factory.mktemp("browser") / "idx"
+    work = tmp_path_factory.mktemp("browser")
+    idx, runs = work / "idx", work / "runs"
     build_index([root / "sample" / "corpus"], idx, replace=True)
+    subprocess.run([sys.executable, "-m", "geunkeo.cli.main", "eval", "--dataset", str(root / "sample" / "gold"),
+                    "--index", str(idx), "--out", str(runs / "r1"), "--limit", "12"], check=True,
+                   capture_output=True)
+    settings = Settings(server={"db_path": str(work / "server.db")})
+    store = KeyStore(work / "server.db")
+    keys = {"alice": store.create("alice", "reviewer"), "bob": store.create("bob", "reviewer"),
+            "carol": store.create("carol", "reader")}
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(idx), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(idx, settings, runs_dir=runs), host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(200):
         if server.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    yield SimpleNamespace(url=f"http://127.0.0.1:{port}", keys=keys, run="r1")
     server.should_exit = True
     thread.join(timeout=10)
 

@@ -8,7 +8,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_ask_and_open_a_citation(live_server, page, screenshot):
-    page.goto(live_server + "/")
+    page.goto(live_server.url + "/")
     page.fill("#q", "휴학은 최대 몇 학기까지 할 수 있나요?")
     page.click("form.ask button")
     page.wait_for_selector("#answer")
@@ -27,7 +27,7 @@ def test_ask_and_open_a_citation(live_server, page, screenshot):
 
 
 def test_a_question_the_documents_cannot_answer_is_withheld_with_sources(live_server, page, screenshot):
-    page.goto(live_server + "/?lang=en&q=" + "고양이 중성화 수술 비용은 얼마인가요?")
+    page.goto(live_server.url + "/?lang=en&q=" + "고양이 중성화 수술 비용은 얼마인가요?")
     assert page.get_attribute("p.state", "data-state") == "withheld"
     assert "Withheld" in page.inner_text("p.state")
     page.click("details.how summary")
@@ -38,6 +38,6 @@ def test_a_question_the_documents_cannot_answer_is_withheld_with_sources(live_se
 def test_the_api_docs_page_loads_with_no_network(live_server, page):
     requests = []
     page.on("request", lambda r: requests.append(r.url))
-    page.goto(live_server + "/docs")
+    page.goto(live_server.url + "/docs")
     assert "/api/ask" in page.inner_text("main")
-    assert all(u.startswith(live_server) for u in requests), requests
+    assert all(u.startswith(live_server.url) for u in requests), requests

@@ -11,6 +11,7 @@ from geunkeo.cli import (
     corpus_cmds,
     eval_cmds,
     index_cmds,
+    keys_cmds,
     patterns_cmds,
     review_cmds,
     serve_cmds,
@@ -35,7 +36,8 @@ def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log pipel
 
 
 # Command registry: each module adds its commands; a new module is one import and one entry here.
-for _module in (index_cmds, answer_cmds, serve_cmds, corpus_cmds, patterns_cmds, cache_cmds, eval_cmds, review_cmds):
+for _module in (index_cmds, answer_cmds, serve_cmds, corpus_cmds, patterns_cmds, cache_cmds, eval_cmds, review_cmds,
+                keys_cmds):
     _module.register(app)
 
 

@@ -59,6 +59,9 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     app.state.runs_dir = Path(runs_dir or settings.server.runs_dir) if (runs_dir or settings.server.runs_dir) else None
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.state.templates = templates
+    from geunkeo.server.auth import KeyStore, db_path
+
+    app.state.keys = KeyStore(db_path(settings))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     max_chars = settings.server.max_query_chars
 
