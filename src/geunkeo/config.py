@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 from pydantic_settings import (
     BaseSettings,
+    EnvSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -159,6 +160,18 @@ class ServerSettings(BaseModel):
     runs_dir: str | None = None  # evaluation runs shown under /runs and /review
 
 
+class _EnvSource(EnvSettingsSource):
+    """GEUNKEO_ environment variables, except that a bare `GEUNKEO_SERVER` is the CLI's server URL (`geunkeo
+    search --server`), not the `server` section: that section is set with GEUNKEO_SERVER__FIELD variables (or a
+    JSON object)."""
+
+    def get_field_value(self, field, field_name: str):
+        value, key, is_complex = super().get_field_value(field, field_name)
+        if field_name == "server" and isinstance(value, str) and not value.lstrip().startswith("{"):
+            value = None
+        return value, key, is_complex
+
+
 class Settings(BaseSettings):
     """All geunkeo settings; `Settings()` reads env vars and the TOML file."""
 
@@ -183,7 +196,7 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         toml_path = Path(os.environ.get("GEUNKEO_CONFIG", "geunkeo.toml"))
-        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        sources: list[PydanticBaseSettingsSource] = [init_settings, _EnvSource(settings_cls)]
         if toml_path.is_file():
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
         return tuple(sources)

@@ -133,3 +133,14 @@ def test_unreachable_server_is_an_error_not_a_silent_fallback(tmp_path):
     assert res.exit_code == 2 and "GEUNKEO_SERVER" in res.output
     res = runner.invoke(app, ["search", "장학금", "--server", "localhost:8741"], env={"GEUNKEO_SERVER": ""})
     assert res.exit_code == 2 and "http(s) URL" in res.output
+
+
+def test_geunkeo_server_url_is_not_read_as_the_server_settings_section(monkeypatch):
+    from geunkeo.config import Settings
+
+    monkeypatch.setenv("GEUNKEO_SERVER", "http://127.0.0.1:8741")
+    monkeypatch.setenv("GEUNKEO_SERVER__MAX_QUERY_CHARS", "77")
+    s = Settings()
+    assert s.server.max_query_chars == 77  # the section's own variables still apply
+    monkeypatch.setenv("GEUNKEO_SERVER", '{"max_inflight": 3}')
+    assert Settings().server.max_inflight == 3  # and so does a JSON object
