@@ -106,7 +106,7 @@ async def _load(url: str, path: str, clients: int, seconds: float) -> dict:
     q = statistics.quantiles(lat, n=20) if len(lat) >= 20 else [max(lat or [0])] * 19
     done = len(lat)
     return {"requests": done, "shed_503": shed, "error_rate": errors / done if done else None,
-            "p50_s": statistics.median(lat) if lat else None, "p95_s": q[18],
+            "p50_s": statistics.median(lat) if lat else None, "p95_s": q[18], "max_s": max(lat or [0]),
             "health_p50_s": statistics.median(health) if health else None, "health_max_s": max(health or [0])}
 
 
@@ -142,6 +142,7 @@ def main() -> None:
                 r = asyncio.run(_load(url, path, args.clients, args.seconds))
                 print(f"{name:8} {path:12} requests {r['requests']:5}  shed {r['shed_503']:4}  "
                       f"errors {r['error_rate'] or 0:.3f}  p50 {r['p50_s'] or 0:.2f} s  p95 {r['p95_s'] or 0:.2f} s  "
+                      f"max {r['max_s']:.2f} s  "
                       f"health p50 {r['health_p50_s'] or 0:.3f} s max {r['health_max_s']:.3f} s")
         finally:
             proc.terminate()
