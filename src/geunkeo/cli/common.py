@@ -85,13 +85,13 @@ class GeunkeoGroup(TyperGroup):
                 fail(_user_message(exc))
             if isinstance(exc, ServiceFailure):
                 fail(str(exc), INTERNAL_ERROR)
+            what = f"internal error: {type(exc).__name__}: {_user_message(exc)}"
             if VERBOSE:
                 import traceback
 
                 traceback.print_exc(file=sys.stderr)
-            fail(f"internal error: {type(exc).__name__}: {_user_message(exc)} — this is a bug in geunkeo; "
-                 f"rerun with `geunkeo --verbose …` for the traceback" if not VERBOSE
-                 else f"internal error: {type(exc).__name__}: {_user_message(exc)} (traceback above)",
+                fail(f"{what} (traceback above)", INTERNAL_ERROR)
+            fail(f"{what} — this is a bug in geunkeo; rerun with `geunkeo --verbose …` for the traceback",
                  INTERNAL_ERROR)
 
 
