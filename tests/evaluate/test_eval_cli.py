@@ -144,3 +144,13 @@ def test_eval_end_to_end_on_a_tiny_index(tmp_path, monkeypatch):
     assert k1["retrieval"]["retrieved_docs"][0]["doc_id"] == "rules"
     assert k1["response"]["response_text"] and k1["response"]["claims"]
     assert (tmp_path / "run" / "report.html").stat().st_size > 100_000
+
+
+def test_eval_refuses_to_replace_a_run_without_force(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "review.db").write_bytes(b"decisions a reviewer made")
+    res = runner.invoke(app, ["eval", "--dataset", str(tmp_path / "qa.jsonl"), "--index", str(tmp_path / "idx"),
+                              "--out", str(run)])
+    assert res.exit_code == 2 and "--force" in res.output
+    assert (run / "review.db").read_bytes() == b"decisions a reviewer made"

@@ -60,8 +60,9 @@ def register(app: typer.Typer) -> None:
                                                      "extractive answers)"),
         profile: str = typer.Option(None, "--profile", help="Gate profile: dev | stabilization | advanced"),
         as_json: bool = typer.Option(False, "--json", help="Print summary.json instead of tables"),
-        limit: int = typer.Option(None, "--limit", help="Evaluate a seeded sample of about N cases (ko/en pairs "
-                                                         "kept together) for a quick run"),
+        limit: int = typer.Option(None, "--limit", min=1, help="Evaluate a seeded sample of about N cases (ko/en "
+                                                                "pairs kept together) for a quick run"),
+        force: bool = typer.Option(False, "--force", help="Write into a --out folder that already holds files"),
     ) -> None:
         """Run search → answer → metrics → flags over a dataset; writes cases.jsonl, summary.json, review.db and
         report.html to --out."""
@@ -71,6 +72,11 @@ def register(app: typer.Typer) -> None:
         if missing:
             err.print(f"[red]error:[/red] missing {', '.join(missing)}; "
                       "usage: geunkeo eval --dataset FILE --index DIR --out RUN_DIR")
+            raise typer.Exit(2)
+        if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
+            # a run's files (and its review decisions) would be replaced without a word
+            err.print(f"[red]error:[/red] {out} already exists and is not an empty folder; choose a new --out or "
+                      "pass --force to replace its run")
             raise typer.Exit(2)
         from geunkeo.config import Settings
         from geunkeo.evaluate.runner import run_evaluation
