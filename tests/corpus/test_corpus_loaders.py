@@ -288,13 +288,14 @@ def test_corrupt_files_are_reported_while_others_load(tmp_path):
     make_pdf(root / "whole.pdf")
     (root / "cut.pdf").write_bytes((root / "whole.pdf").read_bytes()[:400])
     (root / "latin.txt").write_bytes("Grüße café".encode("latin-1") * 3)
-    (root / "image.png").write_bytes(b"\x89PNG")  # unknown suffix: skipped silently
+    (root / "image.png").write_bytes(b"\x89PNG")  # unknown suffix: not indexed, and said so
     (root / ".hidden").mkdir()
     (root / ".hidden" / "x.md").write_text("# hidden", encoding="utf-8")
     docs, failures = load_paths([root, tmp_path / "missing"])
     assert [d.doc_id for d in docs] == ["full", "notices/good", "whole"]
     reasons = {f.path.rsplit("/", 1)[-1]: f.reason for f in failures}
-    assert set(reasons) == {"broken.docx", "cut.pdf", "latin.txt", "missing"}
+    assert set(reasons) == {"broken.docx", "cut.pdf", "latin.txt", "missing", "image.png"}
+    assert reasons["image.png"].startswith("unsupported file type .png")
     assert "unreadable DOCX" in reasons["broken.docx"]
     assert reasons["cut.pdf"].startswith(str(root / "cut.pdf"))
     assert reasons["missing"] == "no such file or folder"

@@ -34,19 +34,48 @@ def discover(paths: Iterable[str | Path]) -> tuple[list[tuple[Path, Path]], list
     failures: list[LoadFailure] = []
     for p in map(Path, paths):
         if p.is_dir():
-            for f in sorted(p.rglob("*")):
+            for f in _walk_files(p, failures):
                 rel = f.relative_to(p)
-                if f.is_file() and f.suffix.lower() in LOADERS and not any(x.startswith(".") for x in rel.parts):
+                if any(x.startswith(".") for x in rel.parts):
+                    continue
+                if f.is_symlink() and not f.exists():
+                    failures.append(LoadFailure(str(f), "dangling symbolic link (its target does not exist)"))
+                elif not f.is_file():
+                    continue
+                elif f.suffix.lower() in LOADERS:
                     found.setdefault(f.resolve(), (f, p))
+                else:
+                    failures.append(LoadFailure(str(f), _unsupported(f)))
+        elif p.is_symlink() and not p.exists():
+            failures.append(LoadFailure(str(p), "dangling symbolic link (its target does not exist)"))
         elif p.is_file():
             if p.suffix.lower() in LOADERS:
                 found.setdefault(p.resolve(), (p, p.parent))
             else:
-                failures.append(LoadFailure(str(p), f"unsupported file type {p.suffix or '(none)'}; supported: "
-                                                    f"{', '.join(sorted(LOADERS))}"))
+                failures.append(LoadFailure(str(p), _unsupported(p)))
         else:
             failures.append(LoadFailure(str(p), "no such file or folder"))
     return list(found.values()), failures
+
+
+def _unsupported(p: Path) -> str:
+    what = f"unsupported file type {p.suffix}" if p.suffix else "no file extension (the type is read from it)"
+    return f"{what}; supported: {', '.join(sorted(LOADERS))}"
+
+
+def _walk_files(root: Path, failures: list[LoadFailure]) -> list[Path]:
+    """Every file and link under `root`, sorted; a folder that cannot be read is reported, not skipped silently."""
+    import os
+
+    def unreadable(err: OSError) -> None:
+        failures.append(LoadFailure(str(err.filename or root), f"cannot read folder ({err.strerror or err})"))
+
+    out: list[Path] = []
+    for folder, dirs, files in os.walk(root, onerror=unreadable, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        out.extend(Path(folder) / f for f in files)
+        out.extend(Path(folder) / d for d in dirs if (Path(folder) / d).is_symlink())
+    return sorted(out)
 
 
 def load_paths(paths: Iterable[str | Path], trace: Trace | None = None) -> tuple[list[Document], list[LoadFailure]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import unicodedata
 
 import charset_normalizer
 
@@ -21,7 +22,11 @@ def decode_bytes(data: bytes, name: str = "<bytes>") -> tuple[str, str]:
     if data.startswith(codecs.BOM_UTF8):
         return _strict(data[len(codecs.BOM_UTF8):], "utf-8", name), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return _strict(data, "utf-16", name), "utf-16"
+        text = _strict(data, "utf-16", name)
+        if _implausible(text):
+            raise IngestError(f"{name}: decoding doubtful: a UTF-16 byte-order mark, but the text it gives is mostly "
+                              "unlikely characters (the bytes are not UTF-16); re-save the file as UTF-8", path=name)
+        return text, "utf-16"
     if b"\x00" in data:
         raise IngestError(f"{name}: looks like a binary file (contains NUL bytes), not text", path=name)
     try:
@@ -64,3 +69,15 @@ def _strict(data: bytes, codec: str, name: str) -> str:
 def _has_controls(text: str) -> bool:
     """Control characters other than tab/newline/form feed mean the decode picked the wrong codec."""
     return any(ord(c) < 32 and c not in "\t\n\r\f" for c in text)
+
+
+def _implausible(text: str) -> bool:
+    """Mojibake: ASCII or UTF-8 bytes read as UTF-16 come out as CJK ideographs and unassigned or private-use
+    code points ("慶楬…"); a Korean or English document is mostly Hangul, Latin, digits and punctuation."""
+    letters = [c for c in text if not c.isspace()]
+    if len(letters) < 8:
+        return False
+    odd = sum(1 for c in letters if "\u4e00" <= c <= "\u9fff" or "\ue000" <= c <= "\uf8ff" or
+              unicodedata.category(c) in ("Cn", "Co", "Cs"))
+    readable = sum(1 for c in letters if HANGUL.match(c) or c.isascii())
+    return odd > 0.5 * len(letters) and readable < 0.2 * len(letters)

@@ -21,6 +21,7 @@ _BLOCK = {
 }
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
+_PARSER = lxml.html.HTMLParser(huge_tree=True, remove_comments=True)
 
 
 class HtmlLoader:
@@ -29,7 +30,8 @@ class HtmlLoader:
     def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
         raw, encoding = read_text(path)
         try:
-            tree = lxml.html.document_fromstring(_XML_DECL.sub("", raw) or "<html></html>")
+            # huge_tree: libxml2 otherwise stops at 256 levels of nesting and drops the rest of the page silently
+            tree = lxml.html.document_fromstring(_XML_DECL.sub("", raw) or "<html></html>", parser=_PARSER)
         except (lxml.etree.ParserError, ValueError) as e:
             raise IngestError(f"{path}: not parseable as HTML ({e})", path=str(path)) from e
         title = _title(tree)
@@ -49,28 +51,41 @@ def _title(tree) -> str | None:
     return None
 
 
-def _walk(el, lines: list[str]) -> None:
-    """Depth-first text extraction: block elements start new lines, table cells are joined with ' | '."""
-    tag = el.tag if isinstance(el.tag, str) else ""
-    if tag in _DROP or not tag:
-        return
-    if tag in _HEADINGS:
-        text = " ".join(el.text_content().split())
-        if text:
-            lines.extend(["", "#" * _HEADINGS[tag] + " " + text, ""])
-        return
-    if tag == "tr":
-        cells = [" ".join(c.text_content().split()) for c in el if isinstance(c.tag, str) and c.tag in ("td", "th")]
-        lines.append(" | ".join(c for c in cells if c))
-        return
-    if tag in _BLOCK:
-        lines.append("")
-    _append_inline(lines, el.text)
-    for child in el:
-        _walk(child, lines)
-        _append_inline(lines, child.tail)
-    if tag in _BLOCK:
-        lines.append("")
+def _walk(root, lines: list[str]) -> None:
+    """Depth-first text extraction: block elements start new lines, table cells are joined with ' | '.
+
+    Iterative, with an explicit stack: a page nested thousands of levels deep (lxml parses it with huge_tree)
+    would overflow Python's recursion limit and lose everything below."""
+    stack: list[tuple[str, object]] = [("open", root)]  # ("open", el) | ("close", el) | ("tail", text)
+    while stack:
+        kind, item = stack.pop()
+        if kind == "tail":
+            _append_inline(lines, item)
+            continue
+        tag = item.tag if isinstance(item.tag, str) else ""
+        if kind == "close":
+            if tag in _BLOCK:
+                lines.append("")
+            continue
+        if tag in _DROP or not tag:
+            continue
+        if tag in _HEADINGS:
+            text = " ".join(item.text_content().split())
+            if text:
+                lines.extend(["", "#" * _HEADINGS[tag] + " " + text, ""])
+            continue
+        if tag == "tr":
+            cells = [" ".join(c.text_content().split()) for c in item
+                     if isinstance(c.tag, str) and c.tag in ("td", "th")]
+            lines.append(" | ".join(c for c in cells if c))
+            continue
+        if tag in _BLOCK:
+            lines.append("")
+        _append_inline(lines, item.text)
+        stack.append(("close", item))
+        for child in reversed(item):
+            stack.append(("tail", child.tail))
+            stack.append(("open", child))
 
 
 def _append_inline(lines: list[str], text: str | None) -> None:
