@@ -76,10 +76,10 @@ def test_jsonl_round_trip_and_errors(tmp_path):
     with pytest.raises(ConfigError, match="duplicate case id 'a'"):
         load_cases(bad)
     bad.write_text('{"id": "a", "query": "x", "task": "chat"}\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match="task must be one of qa, summary"):
+    with pytest.raises(ConfigError, match=r"bad.jsonl:1: task: one of qa, summary, got 'chat'"):
         load_cases(bad)
     bad.write_text('{"query": "x"}\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match="non-empty 'id' and 'query'"):
+    with pytest.raises(ConfigError, match="bad.jsonl:1: id: a non-empty string is required"):
         load_cases(bad)
 
 

@@ -23,16 +23,48 @@ from geunkeo.evaluate.base import QACase
 from geunkeo.text.patterns import detect_lang
 
 TASKS = ("qa", "summary")
+_MAX_PROBLEMS = 20
 _CASE_FIELDS = {f.name for f in fields(QACase)}
 _LIST_FIELDS = ("reference_claims", "expected_doc_ids", "expected_chunk_ids", "risk_tags")
 
 
-def case_from_dict(d: dict[str, Any], where: str = "") -> QACase:
-    """Build a `QACase` from one JSON object; unknown keys go to `metadata`."""
+LANGS = ("ko", "en", "mixed")
+_OPTIONAL_TEXT = ("reference_answer", "complexity", "parallel_id", "style")
+
+
+def case_problems(d: Any) -> list[str]:
+    """What is wrong with one JSON object as a case, field by field (empty when it is a valid case)."""
     if not isinstance(d, dict):
-        raise ConfigError(f"{where}: each line must be a JSON object, got {type(d).__name__}")
-    if not str(d.get("id", "")).strip() or not str(d.get("query", "")).strip():
-        raise ConfigError(f"{where}: a case needs a non-empty 'id' and 'query' (got keys {sorted(d)})")
+        return [f"each line must be a JSON object, got {type(d).__name__}"]
+    out = []
+    if not isinstance(d.get("id"), str | int) or not str(d.get("id", "")).strip():
+        out.append("id: a non-empty string is required")
+    if not isinstance(d.get("query"), str) or not d.get("query", "").strip():
+        out.append(f"query: a non-empty string is required, got {type(d.get('query')).__name__}"
+                   if "query" in d else "query: missing")
+    if "lang" in d and d["lang"] not in LANGS:
+        out.append(f"lang: one of {', '.join(LANGS)}, got {d['lang']!r}")
+    if "task" in d and d["task"] not in TASKS:
+        out.append(f"task: one of {', '.join(TASKS)}, got {d['task']!r}")
+    for name in _OPTIONAL_TEXT:
+        if d.get(name) is not None and not isinstance(d[name], str):
+            out.append(f"{name}: a string or null, got {type(d[name]).__name__}")
+    for name in _LIST_FIELDS:
+        v = d.get(name)
+        if v is not None and not isinstance(v, str) and not (
+                isinstance(v, list) and all(isinstance(x, str | int) for x in v)):
+            out.append(f"{name}: a list of strings, got {type(v).__name__}")
+    if d.get("metadata") is not None and not isinstance(d["metadata"], dict):
+        out.append(f"metadata: an object, got {type(d['metadata']).__name__}")
+    return out
+
+
+def case_from_dict(d: dict[str, Any], where: str = "") -> QACase:
+    """Build a `QACase` from one JSON object; unknown keys go to `metadata`. Invalid fields raise ConfigError
+    naming `where` and every problem."""
+    problems = case_problems(d)
+    if problems:
+        raise ConfigError(f"{where}: " + "; ".join(problems))
     known = {k: v for k, v in d.items() if k in _CASE_FIELDS}
     extra = {k: v for k, v in d.items() if k not in _CASE_FIELDS}
     known["id"] = str(known["id"])
@@ -68,19 +100,31 @@ def load_cases(path: str | Path) -> list[QACase]:
                           f"`geunkeo eval convert --beir DIR --out FILE`)")
     cases: list[QACase] = []
     seen: set[str] = set()
-    with p.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"{p}:{n}: not valid JSON ({exc.msg}); one JSON object per line") from exc
-            case = case_from_dict(obj, where=f"{p}:{n}")
-            if case.id in seen:
-                raise ConfigError(f"{p}:{n}: duplicate case id {case.id!r}; ids must be unique")
-            seen.add(case.id)
-            cases.append(case)
+    problems: list[str] = []  # every line is checked before any work; all problems are listed at once
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start}); save the dataset as UTF-8") from exc
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{p}:{n}: not valid JSON ({exc.msg}); one JSON object per line")
+            continue
+        found = case_problems(obj)
+        if found:
+            problems.extend(f"{p}:{n}: {x}" for x in found)
+            continue
+        case = case_from_dict(obj, where=f"{p}:{n}")
+        if case.id in seen:
+            problems.append(f"{p}:{n}: duplicate case id {case.id!r}; ids must be unique")
+        seen.add(case.id)
+        cases.append(case)
+    if problems:
+        more = f"\n… and {len(problems) - _MAX_PROBLEMS} more" if len(problems) > _MAX_PROBLEMS else ""
+        raise ConfigError(f"dataset {p} has {len(problems)} problem(s):\n" + "\n".join(problems[:_MAX_PROBLEMS]) + more)
     if not cases:
         raise ConfigError(f"dataset {p} has no cases")
     return cases
