@@ -88,10 +88,17 @@ def test_ten_kilobyte_query_is_truncated_with_a_warning(pipe):
     assert plan.bm25_terms["휴학"] == 1.0
 
 
-def test_emoji_only_query_falls_back_to_dense(pipe):
-    plan = pipe.plan("😀🙏🔥")
-    assert plan.bm25_terms == {} and plan.mode == "dense" and plan.dense_texts == ["😀🙏🔥"]
-    assert any("no searchable words" in w for w in plan.trace.warnings)
+@pytest.mark.parametrize("q", ["😀🙏🔥", "???!!!", "…"])
+def test_a_query_with_no_words_is_refused_with_a_clear_message(pipe, q):
+    with pytest.raises(QueryError, match="no words, only punctuation or symbols"):
+        pipe.plan(q)
+
+
+@pytest.mark.parametrize("q, script", [("休学の申請方法は？", "Japanese"), ("请问休学怎么申请", "Chinese"),
+                                       ("Как оформить отпуск", "Cyrillic")])
+def test_a_query_in_another_language_is_told_which_languages_are_searched(pipe, q, script):
+    with pytest.raises(QueryError, match=f"Korean and English documents; this query is written in {script}"):
+        pipe.plan(q)
 
 
 @pytest.mark.parametrize("q", ["휴학 leave of absence 신청 방법 알려줘", "AML 규정 위반 시 제재?", "GPA3.5이상 장학금ㅋㅋ",

@@ -218,6 +218,13 @@ class QueryPipeline:
         text = " ".join(text.split())
         if not text:
             raise QueryError("the query is empty: type a question or keywords, e.g. '휴학 신청 방법'")
+        if not any(c.isalnum() for c in text):
+            raise QueryError("the query has no words, only punctuation or symbols: type a question or keywords, "
+                             "e.g. '휴학 신청 방법'")
+        script = _foreign_script(text)
+        if script:
+            raise QueryError(f"geunkeo searches Korean and English documents; this query is written in {script}: "
+                             "ask in Korean or English (검색은 한국어와 영어로 할 수 있습니다)")
         limit = self.settings.query.max_query_chars
         if len(text) > limit:
             tr.warn(f"query truncated from {len(text)} to {limit} characters (query.max_query_chars)")
@@ -225,3 +232,22 @@ class QueryPipeline:
             # cut at the last space so no word is split in half, unless that would lose most of the text
             text = cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut
         return text
+
+
+_SCRIPTS = (("Japanese", ("\u3040", "\u30ff")), ("Chinese", ("\u4e00", "\u9fff")), ("Cyrillic", ("\u0400", "\u04ff")),
+            ("Arabic", ("\u0600", "\u06ff")), ("Thai", ("\u0e00", "\u0e7f")), ("Greek", ("\u0370", "\u03ff")),
+            ("Devanagari", ("\u0900", "\u097f")), ("Hebrew", ("\u0590", "\u05ff")))
+
+
+def _foreign_script(text: str) -> str | None:
+    """The script a query is written in when it has no Hangul and no Latin letter at all (a question with a few
+    Hanja or a Greek symbol among Korean words is Korean)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters or any(HANGUL.match(c) or ("a" <= c.lower() <= "z") or c in "ÀÁÂÄÇÈÉÊËÍÎÏÑÓÔÖÚÛÜàáâäçèéêëíîïñóôöúûü"
+                          for c in letters):
+        return None
+    counts = {name: sum(1 for c in letters if lo <= c <= hi) for name, (lo, hi) in _SCRIPTS}
+    name, n = max(counts.items(), key=lambda kv: kv[1])
+    if counts["Japanese"]:
+        name, n = "Japanese", n  # kana mark Japanese even among kanji
+    return name if n else "a script other than Korean or English"
