@@ -63,7 +63,9 @@ class QuerySettings(BaseModel):
     glossary: bool = True  # English ↔ Korean domain terms when the query's language differs from the documents'
     user_mappings: str | None = None
     user_synonyms: str | None = None
-    pending_queue: str | None = None
+    # colloquial Korean questions no pattern explains are kept (text, count, first/last seen) for the pattern
+    # dictionary's next revision: a file path, None for $GEUNKEO_HOME/pending_patterns.jsonl, false to keep nothing
+    pending_queue: str | bool | None = None
     morph_mode: Literal["noun", "full"] = "full"  # MorphologicalExpander mode (query/morph.py)
     rewrite_weight: float = 0.5  # terms only the formal rewrite adds (0.3-0.7 measured: 0.5 no worse anywhere)
     morph_weight: float = 0.5  # BM25 weight of morphological variants

@@ -125,3 +125,22 @@ def test_formal_or_matched_queries_are_never_queued(tmp_path):
     t.transform("휴학 어떻게 해?")
     t.transform("휴학 신청 기간")
     assert queue.entries() == []
+
+
+def test_only_korean_colloquial_text_is_queued(tmp_path):
+    queue = PendingQueue(tmp_path / "pending.jsonl")
+    t = ColloquialTransformer(pending=queue)
+    for q in ("ㅇㅇ", "ok 해?"):  # jamo only; mostly not Korean
+        res = t.transform(q)
+        assert res.unexplained and not res.queued and "not queued" in res.reason
+    t.transform("해외 봉사 해?")
+    assert [e["query"] for e in queue.entries()] == ["해외 봉사 해?"]
+
+
+def test_the_queue_can_be_turned_off(tmp_path, monkeypatch):
+    from geunkeo.config import QuerySettings
+
+    monkeypatch.setenv("GEUNKEO_HOME", str(tmp_path))
+    t = ColloquialTransformer.from_settings(QuerySettings(pending_queue=False))
+    res = t.transform("해외 봉사 해?")
+    assert not res.queued and not (tmp_path / "pending_patterns.jsonl").exists()

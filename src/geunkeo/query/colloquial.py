@@ -106,7 +106,9 @@ class ColloquialTransformer:
     @classmethod
     def from_settings(cls, qs: QuerySettings) -> ColloquialTransformer:
         """Default dictionary + the user's file, pending queue at the configured path."""
-        return cls(load_dictionary(user_mappings_path(qs.user_mappings)), PendingQueue(pending_queue_path(qs.pending_queue)))
+        pending = None if qs.pending_queue is False else PendingQueue(
+            pending_queue_path(qs.pending_queue if isinstance(qs.pending_queue, str) else None))
+        return cls(load_dictionary(user_mappings_path(qs.user_mappings)), pending)
 
     # -- public API -------------------------------------------------------------------------------------------
     def detect_patterns(self, query: str) -> list[ColloquialPattern]:
@@ -144,6 +146,9 @@ class ColloquialTransformer:
 
     def queue(self, res: TransformResult) -> None:
         """Put an unexplained colloquial query on the pending-patterns queue (deduplicated there, with counts)."""
+        if not _queueable(res.original):
+            res.reason += ", not queued (only Korean colloquial text is kept for the dictionary)"
+            return
         res.reason += ", queued for review"
         if self.pending is not None:
             try:
@@ -294,3 +299,11 @@ def _normalise_word(text: str, s: int, e: int, toks: tuple[Tok, ...]) -> tuple[s
     if rest and rest[0].tag == "VCP":  # 얼마야, 언제야: copula + ending
         return noun, False
     return surface.rstrip("?!.~,"), any(t.tag in ("EF", "EC") for t in rest)
+
+
+def _queueable(text: str) -> bool:
+    """Korean colloquial text worth a dictionary entry: at least two Hangul syllables, and mostly Hangul."""
+    syllables = sum(1 for c in text if "\uac00" <= c <= "\ud7a3")
+    jamo = sum(1 for c in text if "\u3131" <= c <= "\u318e")
+    letters = sum(1 for c in text if c.isalpha())
+    return syllables >= 2 and syllables + jamo >= 0.5 * letters
