@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -66,6 +66,14 @@ class QuerySettings(BaseModel):
     # colloquial Korean questions no pattern explains are kept (text, count, first/last seen) for the pattern
     # dictionary's next revision: a file path, None for $GEUNKEO_HOME/pending_patterns.jsonl, false to keep nothing
     pending_queue: str | bool | None = None
+
+    @field_validator("pending_queue", mode="before")
+    @classmethod
+    def _queue_switch(cls, v):
+        """"false"/"off"/"0" from an environment variable turn the queue off, as `false` in TOML does."""
+        if isinstance(v, str) and v.strip().lower() in ("false", "off", "no", "0", "true", "on", "yes", "1"):
+            return v.strip().lower() in ("true", "on", "yes", "1")
+        return v
     morph_mode: Literal["noun", "full"] = "full"  # MorphologicalExpander mode (query/morph.py)
     rewrite_weight: float = 0.5  # terms only the formal rewrite adds (0.3-0.7 measured: 0.5 no worse anywhere)
     morph_weight: float = 0.5  # BM25 weight of morphological variants
