@@ -6,6 +6,7 @@ from pathlib import Path
 
 from geunkeo.corpus.base import Document
 from geunkeo.corpus.meta import first_line_title, split_front_matter, version_and_date
+from geunkeo.errors import IngestError
 from geunkeo.text.patterns import detect_lang
 
 _KINDS = {"regulation", "notice", "policy", "document"}
@@ -53,3 +54,28 @@ def build_document(
         date=fields.get("date") or date,
         metadata=meta,
     )
+
+
+MAX_UNZIPPED_BYTES = 256 * 1024 * 1024  # a DOCX or HWPX package larger than this when inflated is refused
+MAX_RATIO = 200  # compressed → inflated; text compresses ~5-20×, a zip bomb by thousands
+
+
+def check_zip(path: Path) -> None:
+    """Refuse a zip package (DOCX, HWPX) that would inflate past MAX_UNZIPPED_BYTES, or a member inflating more
+    than MAX_RATIO times: decided from the zip's directory before anything is inflated."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+    except (zipfile.BadZipFile, OSError) as e:
+        raise IngestError(f"{path}: not a readable zip package ({type(e).__name__}: {e}); is the file complete?",
+                          path=str(path)) from e
+    total = sum(i.file_size for i in infos)
+    if total > MAX_UNZIPPED_BYTES:
+        raise IngestError(f"{path}: refused: the package would inflate to {total / 2**20:.0f} MB "
+                          f"(limit {MAX_UNZIPPED_BYTES / 2**20:.0f} MB; a zip bomb?)", path=str(path))
+    for i in infos:
+        if i.file_size > 10 * 2**20 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
+            raise IngestError(f"{path}: refused: {i.filename} inflates {i.file_size // max(i.compress_size, 1)}× "
+                              f"to {i.file_size / 2**20:.0f} MB (a zip bomb?)", path=str(path))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from geunkeo.corpus.base import Document
-from geunkeo.corpus.loaders.common import build_document
+from geunkeo.corpus.loaders.common import build_document, check_zip
 from geunkeo.errors import IngestError
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ class DocxLoader:
         from docx.opc.exceptions import PackageNotFoundError
         from docx.table import Table
 
+        check_zip(path)
         try:
             document = docx.Document(str(path))
         except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as e:

@@ -10,7 +10,7 @@ from pathlib import Path
 from lxml import etree
 
 from geunkeo.corpus.base import Document
-from geunkeo.corpus.loaders.common import build_document
+from geunkeo.corpus.loaders.common import build_document, check_zip
 from geunkeo.errors import IngestError
 
 _SECTION = re.compile(r"^Contents/section(\d+)\.xml$", re.I)
@@ -21,6 +21,7 @@ class HwpxLoader:
     suffixes = (".hwpx",)
 
     def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
+        check_zip(path)
         try:
             with zipfile.ZipFile(path) as zf:
                 names = sorted((int(m.group(1)), n) for n in zf.namelist() if (m := _SECTION.match(n)))
