@@ -60,7 +60,7 @@ MAX_UNZIPPED_BYTES = 256 * 1024 * 1024  # a DOCX or HWPX package larger than thi
 MAX_RATIO = 200  # compressed → inflated; text compresses ~5-20×, a zip bomb by thousands
 
 
-def check_zip(path: Path) -> None:
+def check_zip(path: Path, kind: str) -> None:
     """Refuse a zip package (DOCX, HWPX) that would inflate past MAX_UNZIPPED_BYTES, or a member inflating more
     than MAX_RATIO times: decided from the zip's directory before anything is inflated."""
     import zipfile
@@ -69,7 +69,7 @@ def check_zip(path: Path) -> None:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
     except (zipfile.BadZipFile, OSError) as e:
-        raise IngestError(f"{path}: not a readable zip package ({type(e).__name__}: {e}); is the file complete?",
+        raise IngestError(f"{path}: unreadable {kind} ({type(e).__name__}: {e}); is the file complete?",
                           path=str(path)) from e
     total = sum(i.file_size for i in infos)
     if total > MAX_UNZIPPED_BYTES:

@@ -27,7 +27,7 @@ class DocxLoader:
         from docx.opc.exceptions import PackageNotFoundError
         from docx.table import Table
 
-        check_zip(path)
+        check_zip(path, "DOCX")
         try:
             document = docx.Document(str(path))
         except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as e:

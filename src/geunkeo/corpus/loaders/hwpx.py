@@ -21,7 +21,7 @@ class HwpxLoader:
     suffixes = (".hwpx",)
 
     def load(self, path: Path, root: Path | None = None) -> Iterator[Document]:
-        check_zip(path)
+        check_zip(path, "HWPX")
         try:
             with zipfile.ZipFile(path) as zf:
                 names = sorted((int(m.group(1)), n) for n in zf.namelist() if (m := _SECTION.match(n)))
