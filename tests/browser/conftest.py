@@ -67,8 +67,10 @@ def live_server(tmp_path_factory):
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Per module: Playwright's sync API keeps an event loop running in this thread while it is open, and the
+    asyncio tests that run after the browser tests need the thread free."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (make install installs it as root)")
     from playwright.sync_api import sync_playwright
