@@ -150,7 +150,7 @@ _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
     "개발원|평가원|진흥원|정보원|의료원|기술원|팀"
 )
-_DEPT_WEAK = "처|과|실"
+_DEPT_WEAK = "처|과|실|부"
 _PARTICLE = (
     r"(?:에게서|에서|에게|에|께서|께|한테|으로|로|와|과|의|이|가|은|는|을|를|도|만|까지|부터|처럼|보다|이나|나|이며|며|인|"
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
@@ -168,6 +168,9 @@ _WEAK_STOP_END = (
     "사실", "확실", "과실", "손실", "분실", "현실", "진실", "결실", "내실", "부실", "충실", "성실", "착실",
     "절실", "상실", "강의실", "화장실", "열람실", "실습실", "자습실", "회의실", "교실", "휴게실", "세미나실",
     "실험실", "기숙실", "병실",
+    # 부: parts and wholes, not departments (two-syllable words like 일부, 전부, 여부, 내부 are too short anyway)
+    "대부분", "일부분", "상세부", "세부", "하부", "상부", "간부", "신부", "가부", "여부", "주부", "장부", "명부",
+    "서부", "동부", "남부", "북부", "중부", "두부", "흉부", "복부", "안부", "환부", "납부", "교부", "기부", "부부",
 )
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
@@ -175,6 +178,7 @@ _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$")
+_BU_OK_NEXT = re.compile(r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$")
 _EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat)"
 _EN_CAP = r"[A-Z][A-Za-z&'\-]*"
 _DEPT_EN = _first(
@@ -197,6 +201,10 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
         return False
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
+    if name.endswith("부"):
+        # an insurer's or a ministry's office (보험금지급심사부, 교육부) is addressed: a particle or a bracket
+        # follows ("…심사부로 문의", "…부(02.…)"), not another noun
+        return bool(_BU_OK_NEXT.match(text, end))
     return True
 
 
