@@ -38,6 +38,26 @@ _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거�
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 
+_ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:\bor\b|\band\b|또는|및|혹은|,)\s*(?:the\s+)?$", re.I)
+_DEPT_TO_CONTACT = re.compile(r"\s*(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$", re.I)
+
+
+def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, tuple[int, int]]]:
+    """(department, contact, span) for each invented "department + its contact" pair written as another item
+    of a list after a separator (or, and, 또는, 및, a comma)."""
+    out = []
+    depts = [x for x in bad if x.kind == "department"]
+    for d in depts:
+        c = next((x for x in bad if x.is_contact and x.start >= d.end and _DEPT_TO_CONTACT.fullmatch(s[d.end:x.start])),
+                 None)
+        left = _ALT_LEFT.search(s[: d.start])
+        if c is None or left is None or not s[: left.start()].strip():
+            continue
+        end = c.end + (1 if s[c.end: c.end + 1] == ")" and "(" in s[d.end:c.start] else 0)
+        out.append((d, c, (left.start(), end)))
+    return out
+
+
 def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
     open_ = s.rfind("(", 0, start)
     if open_ == -1 or ")" in s[open_:start]:
@@ -66,6 +86,12 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
     edits: list[tuple[int, int, str]] = []
     repl: dict[int, str] = {}
     needs_contact = False
+    # an invented alternative "…, or the Student Wellness Department at 02-555-0199" / "또는 지급심사부(02-…)" goes
+    # whole, with its separator: the real office and number before it stay
+    for dept, contact, span in _alternative_items(s, bad):
+        edits.append((*span, ""))
+        repl[id(dept)] = repl[id(contact)] = ""
+        bad = [x for x in bad if x is not dept and x is not contact]
     groups: dict[tuple[int, int], list[Entity]] = {}
     loose: list[Entity] = []
     for e in bad:
