@@ -144,3 +144,8 @@ def test_the_queue_can_be_turned_off(tmp_path, monkeypatch):
     t = ColloquialTransformer.from_settings(QuerySettings(pending_queue=False))
     res = t.transform("해외 봉사 해?")
     assert not res.queued and not (tmp_path / "pending_patterns.jsonl").exists()
+
+
+@pytest.mark.parametrize("q", ["면책기간 머임?", "해지환급금 머야", "면책기간 뭐임?"])
+def test_internet_spellings_of_what_is_are_normalised(tr, q):
+    assert tr.transform(q).transformed.endswith("정의")
