@@ -144,3 +144,12 @@ def test_geunkeo_server_url_is_not_read_as_the_server_settings_section(monkeypat
     assert s.server.max_query_chars == 77  # the section's own variables still apply
     monkeypatch.setenv("GEUNKEO_SERVER", '{"max_inflight": 3}')
     assert Settings().server.max_inflight == 3  # and so does a JSON object
+
+
+def test_index_and_server_together_are_refused_not_silently_mixed(tmp_path):
+    url = f"http://127.0.0.1:{_free_port()}"
+    res = runner.invoke(app, ["search", "장학금", "--server", url, "--index", str(tmp_path)],
+                        env={"GEUNKEO_SERVER": ""})
+    assert res.exit_code == 2 and "--index and --server both given" in res.output
+    res = runner.invoke(app, ["ask", "장학금", "--index", str(tmp_path)], env={"GEUNKEO_SERVER": url})
+    assert res.exit_code == 2 and "unset GEUNKEO_SERVER" in res.output

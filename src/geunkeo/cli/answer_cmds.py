@@ -41,7 +41,8 @@ def ask_cmd(
     with user_errors():
         url = server_url(server)
         if url:
-            _only_in_process({"--llm": llm, "--model": model, "--base-url": base_url, "--answerer": answerer})
+            _only_in_process({"--index": index, "--llm": llm, "--model": model, "--base-url": base_url,
+                              "--answerer": answerer}, server)
             from geunkeo.cli.remote import post
 
             data = post(url, "/api/ask", {"query": query, "k": k}, timeout=120)

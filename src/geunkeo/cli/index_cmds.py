@@ -80,7 +80,8 @@ def search_cmd(
     with user_errors():
         url = server_url(server)
         if url:
-            _only_in_process({"--rerank": reranker, "--llm": llm, "--multi-query": multi_query, "--hyde": hyde})
+            _only_in_process({"--index": index, "--rerank": reranker, "--llm": llm, "--multi-query": multi_query,
+                              "--hyde": hyde}, server)
             from geunkeo.cli.remote import post
 
             data = post(url, "/api/search", {"query": query, "k": k, "mode": mode}, timeout=60)
@@ -103,10 +104,16 @@ def _need_index(index: Path | None) -> Path:
     return index
 
 
-def _only_in_process(options: dict) -> None:
-    """Options the server's JSON API does not take: refuse them rather than ignore them."""
+def _only_in_process(options: dict, server_option: str | None = None) -> None:
+    """Options the server's JSON API does not take: refuse them rather than ignore them. `--index` too: the
+    server searches its own index, and results from another index than the one named would be wrong."""
     from geunkeo.errors import ConfigError
 
+    if options.get("--index") is not None:
+        source = "--server" if server_option else "GEUNKEO_SERVER"
+        raise ConfigError(f"--index and {source} both given: the server searches the index it was started with; "
+                          f"drop --index to ask the server, or {'drop --server' if server_option else 'unset GEUNKEO_SERVER'}"
+                          " to search this index here")
     given = [name for name, value in options.items() if value is not None]
     if given:
         raise ConfigError(f"{', '.join(given)} cannot be used with --server (the server searches with its own "
