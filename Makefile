@@ -21,7 +21,7 @@ demo: install
 test: install
 	@scripts/install_chromium.sh
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --cov --cov-report=term
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks

@@ -52,3 +52,15 @@ def test_a_revoked_key_no_longer_works(served, tmp_path):
     store.revoke(next(k["id"] for k in store.list() if k["name"] == "alice"))
     assert client.post("/api/review/r1/q1", json={"decision": "agree", "based_on": 0},
                        headers={"Authorization": f"Bearer {keys['rev']}"}).status_code == 401
+
+
+def test_with_read_auth_on_search_and_ask_need_a_key(server_index, tmp_path):
+    store = KeyStore(tmp_path / "server.db")
+    key = store.create("carol", "reader")
+    settings = Settings(server={"db_path": str(tmp_path / "server.db"), "read_auth": True})
+    client = TestClient(create_app(server_index, settings))
+    assert client.post("/api/search", json={"query": "휴학"}).status_code == 401
+    assert client.get("/", params={"q": "휴학"}).status_code == 401
+    ok = client.post("/api/search", json={"query": "휴학"}, headers={"Authorization": f"Bearer {key}"})
+    assert ok.status_code == 200 and ok.json()["hits"]
+    assert client.get("/health").status_code == 200  # never behind a key

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 from geunkeo.config import Settings
 from geunkeo.errors import GeunkeoError, QueryError
 from geunkeo.server.answering import Answering
+from geunkeo.server.auth import require_role
 from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Shedding
 from geunkeo.server.views import answer_view, plan_view, ui
 
@@ -94,7 +95,9 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         return metrics.render()
 
     # -- JSON API --------------------------------------------------------------------------------------------
-    @app.post("/api/search", tags=["api"])
+    reader = [Depends(require_role("reader"))]  # open unless server.read_auth
+
+    @app.post("/api/search", tags=["api"], dependencies=reader)
     def api_search(req: SearchRequest) -> dict:
         """Hybrid search: the query plan, the ranked chunks and the trace."""
         try:
@@ -102,7 +105,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         except GeunkeoError as exc:
             raise user_error(exc) from exc
 
-    @app.post("/api/ask", tags=["api"])
+    @app.post("/api/ask", tags=["api"], dependencies=reader)
     def api_ask(req: AskRequest) -> dict:
         """A cited answer with the serving gate's decision, within `server.ask_deadline_s`."""
         try:
@@ -110,7 +113,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         except GeunkeoError as exc:
             raise user_error(exc) from exc
 
-    @app.get("/api/ask/stream", tags=["api"])
+    @app.get("/api/ask/stream", tags=["api"], dependencies=reader)
     def api_ask_stream(q: str = Query(..., description="The question"), k: int = Query(5, ge=1, le=20)):
         """Server-sent events: `status` while working, then `answer` (the JSON of /api/ask) and `done`."""
         query = checked(q)
@@ -128,8 +131,8 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
-    app.post("/search", tags=["api"], include_in_schema=False)(api_search)
-    app.post("/ask", tags=["api"], include_in_schema=False)(api_ask)
+    app.post("/search", tags=["api"], include_in_schema=False, dependencies=reader)(api_search)
+    app.post("/ask", tags=["api"], include_in_schema=False, dependencies=reader)(api_ask)
 
     # -- pages -----------------------------------------------------------------------------------------------
     def page(request: Request, name: str, lang: str | None, **ctx) -> HTMLResponse:
@@ -139,7 +142,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         return templates.TemplateResponse(request, name, {"lang": lang, "t": ui(lang), "other_lang_query": other,
                                                           "max_chars": max_chars, **ctx})
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False, dependencies=reader)
     def ask_page(request: Request, q: str | None = None, lang: str | None = None, k: int = 5):
         """The ask page; with `?q=` the answer is rendered on the server (no JavaScript needed)."""
         ctx: dict = {"page": "ask", "query": q, "answer": None, "plan": None, "error": None}
