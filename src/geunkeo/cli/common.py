@@ -106,11 +106,9 @@ def settings_from(llm: str | None = None, model: str | None = None, base_url: st
     try:
         s = Settings(**{k: v for k, v in sections.items() if v})
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']} (got {e.get('input')!r}; "
-            f"GEUNKEO_{'__'.join(map(str, e['loc'])).upper()} or geunkeo.toml)"
-            for e in exc.errors())
-        raise ConfigError(f"invalid setting {problems}") from None
+        from geunkeo.config import describe_invalid
+
+        raise ConfigError(f"invalid setting {describe_invalid(exc)}") from None
     if llm:
         s.llm.provider = llm
     if model:
