@@ -116,3 +116,10 @@ def test_too_many_requests_in_flight_are_shed_with_retry_after(server_index):
     t.join()
     assert sent[0]["status"] == 503 and (b"retry-after", b"2") in sent[0]["headers"]
     assert metrics.shed == 1
+
+
+def test_summarize_endpoint_keeps_provisos_and_refuses_a_bad_request(client):
+    r = client.post("/api/summarize", json={"doc": "leave"})
+    assert r.status_code == 200 and "6개 학기" in r.json()["text"]
+    assert client.post("/api/summarize", json={}).status_code == 422
+    assert client.post("/api/summarize", json={"doc": "nope"}).status_code == 422

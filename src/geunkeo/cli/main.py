@@ -15,6 +15,7 @@ from geunkeo.cli import (
     patterns_cmds,
     review_cmds,
     serve_cmds,
+    summarize_cmds,
 )
 
 app = typer.Typer(
@@ -37,7 +38,7 @@ def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log pipel
 
 # Command registry: each module adds its commands; a new module is one import and one entry here.
 for _module in (index_cmds, answer_cmds, serve_cmds, corpus_cmds, patterns_cmds, cache_cmds, eval_cmds, review_cmds,
-                keys_cmds):
+                keys_cmds, summarize_cmds):
     _module.register(app)
 
 

@@ -26,7 +26,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from geunkeo.config import Settings
-from geunkeo.errors import GeunkeoError, QueryError
+from geunkeo.errors import ConfigError, GeunkeoError, QueryError
 from geunkeo.server.answering import Answering
 from geunkeo.server.auth import require_role
 from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Shedding
@@ -39,6 +39,13 @@ class SearchRequest(BaseModel):
     query: str = Field(description="The question, Korean or English")
     k: int = Field(10, ge=1, le=100)
     mode: Literal["bm25", "dense", "hybrid"] | None = None
+
+
+class SummarizeRequest(BaseModel):
+    doc: str | None = Field(None, description="A document's doc_id or title")
+    articles: str | None = Field(None, description="An article range of the document, e.g. 제7조-제9조")
+    query: str | None = Field(None, description="Summarise the top chunks of this query instead")
+    k: int = Field(5, ge=1, le=20)
 
 
 class AskRequest(BaseModel):
@@ -130,6 +137,18 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
+
+    @app.post("/api/summarize", tags=["api"], dependencies=reader)
+    def api_summarize(req: SummarizeRequest) -> dict:
+        """A cited summary (extractive, or the configured LLM's) that keeps every proviso of its sources."""
+        from geunkeo.answer.summarize import summarize
+
+        try:
+            llm = index.llm() if answering.uses_llm and answering.breaker.allow() else None
+            return summarize(index, doc=req.doc, articles=req.articles,
+                             query=checked(req.query) if req.query else None, k=req.k, llm=llm).to_dict()
+        except GeunkeoError as exc:
+            raise HTTPException(422 if isinstance(exc, QueryError | ConfigError) else 500, str(exc)) from exc
 
     app.post("/search", tags=["api"], include_in_schema=False, dependencies=reader)(api_search)
     app.post("/ask", tags=["api"], include_in_schema=False, dependencies=reader)(api_ask)
