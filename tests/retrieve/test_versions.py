@@ -63,3 +63,21 @@ def test_asked_about_an_earlier_date_the_old_version_is_in_force():
 def test_a_single_version_or_undated_hits_are_left_alone():
     hits = [_hit("dorm", "2025-03-01", 0.9), _hit("notice", None, 0.5, key="공지")]
     assert prefer_in_force(hits, as_of="2025-06-01") == hits
+
+
+def test_search_as_of_a_date_ranks_that_dates_version_first(tmp_path):
+    import geunkeo
+    from geunkeo.index.builder import build_index
+
+    body = "제7조(보증금) 보증금은 {fee}으로 하며 퇴사 후 반환한다.\n\n부칙\n이 규정은 {y}년 3월 1일부터 시행한다."
+    for name, fee, y in (("dorm-2024", "50,000원", 2024), ("dorm", "100,000원", 2025)):
+        (tmp_path / f"{name}.md").write_text("---\ntitle: 생활관 운영 규정\nkind: regulation\n---\n"
+                                             + body.format(fee=fee, y=y), encoding="utf-8")
+    build_index([tmp_path], tmp_path / "idx", replace=True)
+    idx = geunkeo.open_index(tmp_path / "idx")
+    now = idx.search("생활관 보증금", k=2)
+    then = idx.search("생활관 보증금", k=2, as_of="2024-09-01")
+    assert now.hits[0].chunk.doc_id == "dorm" and then.hits[0].chunk.doc_id == "dorm-2024"
+    assert then.hits[1].chunk.metadata["version_status"] == "not_yet_in_force"
+    ans = geunkeo.ask("생활관 보증금은 얼마야?", idx, as_of="2024-09-01")
+    assert "50,000원" in ans.sentences[0].text

@@ -100,14 +100,15 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
 
 
 def ask(query: str, index, settings: Settings | None = None, *, k: int = 5, answerer: str | None = None,
-        llm: LLM | None = None) -> Answer:
-    """Search `index` (a directory or an opened `geunkeo.open_index(...)`) and answer from the top `k` hits."""
+        llm: LLM | None = None, as_of: str | None = None) -> Answer:
+    """Search `index` (a directory or an opened `geunkeo.open_index(...)`) and answer from the top `k` hits;
+    `as_of` (YYYY-MM-DD) asks about the regulations in force on that date."""
     if isinstance(index, str | Path):
         from geunkeo import open_index
 
         index = open_index(index, settings)
     settings = settings or getattr(index, "settings", None) or load_settings()
-    res = index.search(query, k=k)
+    res = index.search(query, k=k, as_of=as_of) if as_of else index.search(query, k=k)
     trace = res.trace
     if llm is None and resolve_name(answerer, settings) == "llm" and hasattr(index, "llm"):
         llm = index.llm()  # the index's own (cached) LLM client

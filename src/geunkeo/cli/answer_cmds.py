@@ -32,6 +32,8 @@ def ask_cmd(
     explain: bool = typer.Option(False, "--explain", help="Show the trace: decisions, timings, LLM calls"),
     server: str = typer.Option(None, "--server", help="URL of a running `geunkeo serve` to ask instead of loading "
                                                       "the index here (default: $GEUNKEO_SERVER)"),
+    as_of: str = typer.Option(None, "--as-of", help="Answer from the regulations in force on this date (YYYY-MM-DD; "
+                                                    "default today)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Answer a question from an index, with a citation on every sentence."""
@@ -42,7 +44,7 @@ def ask_cmd(
         url = server_url(server)
         if url:
             _only_in_process({"--index": index, "--llm": llm, "--model": model, "--base-url": base_url,
-                              "--answerer": answerer}, server)
+                              "--answerer": answerer, "--as-of": as_of}, server)
             from geunkeo.cli.remote import post
 
             data = post(url, "/api/ask", {"query": query, "k": k}, timeout=120)
@@ -50,7 +52,7 @@ def ask_cmd(
             from geunkeo.answer import ask
 
             settings = settings_from(llm=llm, model=model, base_url=base_url)
-            data = ask(query, _need_index(index), settings, k=k, answerer=answerer).to_dict()
+            data = ask(query, _need_index(index), settings, k=k, answerer=answerer, as_of=as_of).to_dict()
     if as_json:
         print_json(data)
         return

@@ -72,6 +72,8 @@ def search_cmd(
     hyde: str = typer.Option(None, "--hyde", help="off | content | title | combined"),
     server: str = typer.Option(None, "--server", help="URL of a running `geunkeo serve` to ask instead of loading "
                                                       "the index here (default: $GEUNKEO_SERVER)"),
+    as_of: str = typer.Option(None, "--as-of", help="Rank the regulation versions in force on this date first "
+                                                    "(YYYY-MM-DD; default today)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Search an index; prints hits with their locations."""
@@ -80,7 +82,7 @@ def search_cmd(
     with user_errors():
         url = server_url(server)
         if url:
-            _only_in_process({"--index": index, "--rerank": reranker, "--llm": llm, "--multi-query": multi_query,
+            _only_in_process({"--index": index, "--as-of": as_of, "--rerank": reranker, "--llm": llm, "--multi-query": multi_query,
                               "--hyde": hyde}, server)
             from geunkeo.cli.remote import post
 
@@ -89,7 +91,8 @@ def search_cmd(
             import geunkeo
 
             idx = geunkeo.open_index(_need_index(index), settings=settings_from(llm=llm))
-            res = idx.search(query, k=k, mode=mode, reranker=reranker, multi_query=multi_query, hyde=hyde)
+            res = idx.search(query, k=k, mode=mode, reranker=reranker, multi_query=multi_query, hyde=hyde,
+                             as_of=as_of)
             data = res.to_dict()
     if as_json:
         print_json(data)

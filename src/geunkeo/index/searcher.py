@@ -126,13 +126,17 @@ class Index:
 
     # -- search -----------------------------------------------------------------------------------------------
     def search(self, query: str, k: int = 10, mode: str | None = None, *, reranker: str | None = None,
-               multi_query: bool | None = None, hyde: str | None = None, **pipeline_overrides: Any) -> SearchResult:
+               multi_query: bool | None = None, hyde: str | None = None, as_of: str | None = None,
+               **pipeline_overrides: Any) -> SearchResult:
         """Search the index. `pipeline_overrides` flip QueryPipeline stages for this call (e.g. colloquial=False);
-        `multi_query`/`hyde` switch LLM stages on or off (they need a configured LLM)."""
+        `multi_query`/`hyde` switch LLM stages on or off (they need a configured LLM); `as_of` (YYYY-MM-DD) is the
+        date whose version of a regulation ranks first (default today; retrieve/versions.py)."""
         trace = Trace()
         t0 = time.perf_counter()
         plan = self.pipeline.plan(query, trace=trace, **pipeline_overrides)
         plan.trace = trace
+        if as_of:
+            plan.info["as_of"] = _iso_date(as_of)
         if mode:
             plan.mode = mode
         qs = self.settings.query
@@ -160,3 +164,14 @@ class Index:
 def open_index(path: str | Path, settings: Settings | None = None) -> Index:
     """Open an index directory for searching."""
     return Index(path, settings)
+
+
+def _iso_date(value: str) -> str:
+    from datetime import date
+
+    from geunkeo.errors import QueryError
+
+    try:
+        return date.fromisoformat(value.strip()).isoformat()
+    except ValueError:
+        raise QueryError(f"as_of must be a date like 2025-03-01, got {value!r}") from None
