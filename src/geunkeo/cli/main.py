@@ -16,6 +16,7 @@ from geunkeo.cli import (
     review_cmds,
     serve_cmds,
     summarize_cmds,
+    viz_cmds,
 )
 
 app = typer.Typer(
@@ -38,7 +39,7 @@ def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log pipel
 
 # Command registry: each module adds its commands; a new module is one import and one entry here.
 for _module in (index_cmds, answer_cmds, serve_cmds, corpus_cmds, patterns_cmds, cache_cmds, eval_cmds, review_cmds,
-                keys_cmds, summarize_cmds):
+                keys_cmds, summarize_cmds, viz_cmds):
     _module.register(app)
 
 

@@ -165,6 +165,12 @@ class EmbeddedStore(VectorStore):
         self.get(chunk_id)
         return self._terms[self._pos[chunk_id]]
 
+    def vectors(self) -> dict:
+        """Every stored vector for analysis (`geunkeo viz`): chunks with their content vectors, and the document
+        title vectors with their doc ids and titles."""
+        return {"chunks": list(self._chunks), "content": np.asarray(self._vecs), "title_ids": list(self._title_ids),
+                "titles": dict(self._title_text), "title_vectors": np.asarray(self._title_vecs)}
+
     def chunks(self) -> list[Chunk]:
         return list(self._chunks)
 
