@@ -154,3 +154,25 @@ def test_eval_refuses_to_replace_a_run_without_force(tmp_path):
                               "--out", str(run)])
     assert res.exit_code == 2 and "--force" in res.output
     assert (run / "review.db").read_bytes() == b"decisions a reviewer made"
+
+
+def test_a_new_kind_of_question_goes_to_full_review(tmp_path):
+    from geunkeo.answer.base import Answer
+    from geunkeo.evaluate.review import ReviewQueue
+    from geunkeo.retrieve.base import Hit
+    from geunkeo.trace import Trace
+
+    def metrics(case, ans, hits):  # every case passes every gate: only its kind can queue it
+        return {m: MetricResult(m, 1.0, "m") for m in ("context_recall", "faithfulness", "factual_correctness",
+                                                       "citation_coverage")}
+
+    pipe = EvalPipeline(lambda q: ([Hit(CHUNK, 1.0)], Trace(), {}),
+                        lambda case, hits, info: Answer(case.query, "휴학은 6학기까지.", case.lang, contexts=hits), metrics)
+    gold = [QACase(f"g{i}", q, reference_answer="6학기") for i, q in enumerate(
+        ["휴학은 몇 학기까지 가능합니까?", "휴학 신청 기간은 언제입니까?", "복학 신청은 어디서 합니까?", "등록금 반환 기준은?"])]
+    logged = [QACase("t1", "주차 정기권 요금은 얼마야?"), QACase("t2", "휴학 신청 기간 언제야?")]
+    evaluate_cases(gold + logged, pipe, Settings(), tmp_path / "run", eval_id="e_new")
+    with ReviewQueue(tmp_path / "run") as q:
+        queued = {i["query_id"]: i["queue_type"] for i in q.items()}
+    assert queued.get("t1") == "FULL_REVIEW"  # nothing like it in the gold set
+    assert queued.get("t2") != "FULL_REVIEW"  # a kind the gold set covers

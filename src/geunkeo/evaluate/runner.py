@@ -30,6 +30,7 @@ from geunkeo.evaluate.crosslingual import ClaimChecker, crosslingual_summary
 from geunkeo.evaluate.datasets import from_beir, load_cases, sample_cases
 from geunkeo.evaluate.gates import FlagOutcome, assign_flag, flag_record, load_profile
 from geunkeo.evaluate.report import dashboard
+from geunkeo.evaluate.report.dashboard import question_clusters
 from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import several_versions, superseded_cited
@@ -233,8 +234,12 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         if progress:
             progress(i, len(cases), case.id)
 
+    # a new kind of question (logged ones far from every gold question) goes to full review (seed 003 P2)
+    new_kinds = {q for cluster in question_clusters(
+        [(c.id, c.query, bool(c.reference_answer or c.expected_doc_ids)) for c, *_ in rows]) for q in cluster}
     selection = select_for_review(
-        [Candidate(c.id, o.flag.level, o.full_review, c.lang, c.task, c.complexity) for c, *_, o, _t in rows],
+        [Candidate(c.id, o.flag.level, o.full_review or c.id in new_kinds, c.lang, c.task, c.complexity)
+         for c, *_, o, _t in rows],
         es.review_warning_rate, es.review_passed_rate, es.review_seed)
     records, flags = [], []
     with ReviewQueue(out / "review.db") as queue:

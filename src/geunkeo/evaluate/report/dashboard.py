@@ -208,42 +208,49 @@ def new_question_types(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Questions without a reference (logged traffic in the run) far from every gold question (those with a
     reference answer or expected documents), grouped into clusters: each cluster is a kind of question the gold
     set does not cover yet, for full review (seed 003 P2)."""
-    from geunkeo.text.analyzer import get_analyzer
-
     def is_gold(r: dict[str, Any]) -> bool:
         return bool(r.get("response", {}).get("reference_answer") or r.get("retrieval", {}).get("expected_doc_ids"))
 
-    gold = [r for r in records if is_gold(r)]
-    rest = [r for r in records if not is_gold(r)]
-    method = (f"Kiwi-term TF-IDF cosine; new = max similarity to every gold question < {_NEW_TYPE_MAX_SIM}, "
-              f"clustered single-link at ≥ {_SAME_TYPE_SIM}")
+    clusters = question_clusters([(r["query_id"], r.get("query_text") or "", is_gold(r)) for r in records])
+    return {"new_question_types": len(clusters), "new_question_clusters": clusters,
+            "new_question_method": NEW_TYPE_METHOD}
+
+
+NEW_TYPE_METHOD = (f"Kiwi-term TF-IDF cosine; new = max similarity to every gold question < {_NEW_TYPE_MAX_SIM}, "
+                   f"clustered single-link at ≥ {_SAME_TYPE_SIM}")
+
+
+def question_clusters(items: Sequence[tuple[str, str, bool]]) -> list[list[str]]:
+    """Clusters of (id, question, is_gold) items: the non-gold questions far from every gold one, grouped."""
+    from geunkeo.text.analyzer import get_analyzer
+
+    gold = [i for i, _, g in items if g]
+    rest = [i for i, _, g in items if not g]
     if not gold or not rest:
-        return {"new_question_types": 0, "new_question_clusters": [], "new_question_method": method}
+        return []
     analyzer = get_analyzer()
-    terms = {r["query_id"]: Counter(analyzer.terms(r.get("query_text") or "")) for r in records}
+    terms = {i: Counter(analyzer.terms(q)) for i, q, _ in items}
     df = Counter(t for c in terms.values() for t in c)
-    n = len(records)
+    n = len(items)
 
     def vec(qid: str) -> dict[str, float]:
         v = {t: tf * math.log(1 + n / df[t]) for t, tf in terms[qid].items()}
         norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
         return {t: x / norm for t, x in v.items()}
 
-    vecs = {r["query_id"]: vec(r["query_id"]) for r in records}
+    vecs = {i: vec(i) for i, _, _ in items}
 
     def sim(a: str, b: str) -> float:
         va, vb = vecs[a], vecs[b]
         return sum(x * vb.get(t, 0.0) for t, x in va.items())
 
-    far = [r["query_id"] for r in rest if max(sim(r["query_id"], g["query_id"]) for g in gold) < _NEW_TYPE_MAX_SIM]
+    far = [q for q in rest if max(sim(q, g) for g in gold) < _NEW_TYPE_MAX_SIM]
     clusters: list[list[str]] = []
     for q in far:  # single link: join every cluster q is close to
         near = [c for c in clusters if any(sim(q, x) >= _SAME_TYPE_SIM for x in c)]
         merged = [q] + [x for c in near for x in c]
         clusters = [c for c in clusters if c not in near] + [merged]
-    return {"new_question_types": len(clusters), "new_question_clusters": [sorted(c) for c in clusters],
-            "new_question_method": method}
-
+    return [sorted(c) for c in clusters]
 
 def _lang(code: str) -> str:
     return "en" if code == "en" else "ko"
