@@ -148,3 +148,18 @@ def test_serving_action_is_the_live_gates_not_a_second_policy():
     assert assign_flag(_m(**GOOD), [], dev).serving_action == "none"
     assert assign_flag(_m(**{**GOOD, "context_recall": 0.2}), [], dev, served="answer").serving_action == "answer"
     assert assign_flag(_m(**GOOD), [], dev, served="escalate").serving_action == "escalate"
+
+
+def test_a_summary_is_graded_by_the_summary_gates():
+    dev = load_profile("dev")
+    good = {"summary_faithfulness": MetricResult("summary_faithfulness", 1.0, "t"),
+            "proviso_preservation": MetricResult("proviso_preservation", 1.0, "t"),
+            "summarization_score": MetricResult("summarization_score", 0.6, "t"),
+            "summary_semantic_drift": MetricResult("summary_semantic_drift", 0.1, "t"),
+            # a paraphrasing reference summary: QA gates would fail it, summary gates do not read them
+            "context_recall": MetricResult("context_recall", 0.2, "t"),
+            "factual_correctness": MetricResult("factual_correctness", 0.1, "t")}
+    assert assign_flag(good, [], dev, task="summary").flag.level == "PASSED"
+    lost = {**good, "proviso_preservation": MetricResult("proviso_preservation", 0.5, "t")}
+    out = assign_flag(lost, [], dev, task="summary")
+    assert out.flag.level == "CRITICAL" and out.flag.reason_codes == ["P0-S2_PROVISO_PRESERVATION_BELOW_THRESHOLD"]

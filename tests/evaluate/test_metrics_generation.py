@@ -132,3 +132,13 @@ def test_semantic_similarity_uses_configured_threshold_and_needs_reference():
     assert r.details["threshold"] == 0.5 and r.details["similar"] is True
     r = semantic_similarity_metric(inputs(QACase("q1", "질문"), answer("휴학은 2회 가능하다.", HITS), HITS, {}))
     assert r.details["reason"] == "the case has no reference answer"
+
+
+def test_rouge_l_and_chrf_by_hand():
+    from geunkeo.evaluate.metrics.summary import chrf, rouge_l
+
+    # LCS of (a b c d) and (a c d e) is (a c d): P = R = 3/4, F = 0.75 for any beta
+    assert rouge_l(list("abcd"), list("acde")) == pytest.approx(0.75)
+    assert rouge_l(list("ab"), list("cd")) == 0.0
+    assert chrf("휴학 규정", "휴학규정") == pytest.approx(1.0)  # whitespace is ignored
+    assert 0.0 < chrf("휴학 규정", "휴학 신청") < 1.0

@@ -74,16 +74,22 @@ def test_every_query_has_an_answer_and_a_qrel(queries, qrels):
     assert set(qrels) == set(ids)
     for q in queries:
         assert q["text"].strip() and q["answer"].strip(), q["_id"]
-        assert q["task"] == "qa"
+        assert q["task"] in ("qa", "summary")
         assert len(set(qrels[q["_id"]])) == len(qrels[q["_id"]]), f"{q['_id']} lists a chunk twice"
 
 
+def test_summary_cases_cover_both_languages(queries):
+    summaries = [q for q in queries if q["task"] == "summary"]
+    assert len(summaries) >= 20
+    assert {q["lang"] for q in summaries} == {"ko", "en"}
+
+
 def test_style_balance(queries):
-    counts = Counter(q["style"] for q in queries)
+    counts = Counter(q["style"] for q in queries if q["task"] == "qa")
     assert set(counts) == set(MIN_STYLES)
     for style, minimum in MIN_STYLES.items():
         assert counts[style] >= minimum, f"{style}: {counts[style]} < {minimum}"
-    assert len(queries) >= 90
+    assert len([q for q in queries if q["task"] == "qa"]) >= 90
 
 
 def test_languages_match_styles(queries, chunks, qrels):

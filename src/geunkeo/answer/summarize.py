@@ -132,7 +132,12 @@ def _extractive(hits: list[Hit], max_sentences: int) -> list[AnswerSentence]:
 def summarize(index, *, doc: str | None = None, articles: str | None = None, query: str | None = None, k: int = 5,
               llm=None, max_sentences: int = 8) -> Summary:
     """A cited summary that keeps every proviso of its sources (see the module docstring)."""
-    hits = select_chunks(index, doc, articles, query, k)
+    return summarize_hits(select_chunks(index, doc, articles, query, k), llm, max_sentences)
+
+
+def summarize_hits(hits: list[Hit], llm=None, max_sentences: int = 8) -> Summary:
+    """The summary of given chunks (what `summarize` does once it has chosen them; the evaluation's summary
+    cases use it on their retrieved chunks)."""
     if llm is not None:
         try:
             return _llm_summary(hits, llm)
@@ -163,3 +168,13 @@ def _llm_summary(hits: list[Hit], llm) -> Summary:
             sents.append(AnswerSentence(chk.text, citations=[citation_for(n, hits)]))
             restored += 1
     return Summary(render(sents), sents, hits, checks, restored, summarizer="llm")
+
+
+def as_answer(query: str, summary: Summary):
+    """A summary in the answer stage's shape, for the evaluation and the report (answerer "summarize")."""
+    from geunkeo.answer.base import Answer
+    from geunkeo.text.patterns import detect_lang
+
+    lang = "en" if detect_lang(query) == "en" else "ko"
+    return Answer(query=query, text=summary.text, lang=lang, sentences=summary.sentences,
+                  contexts=list(summary.contexts), answerer=f"summarize-{summary.summarizer}")

@@ -65,6 +65,13 @@ class GateProfile:
     name: str
     p0: dict[str, Rule]
     p1: dict[str, Rule]
+    # summary cases: seed 003 §4.1's summary P0 metrics (and the proviso check) instead of the QA gates
+    summary_p0: dict[str, Rule] = field(default_factory=dict)
+    summary_p1: dict[str, Rule] = field(default_factory=dict)
+
+    def rules_for(self, task: str) -> tuple[dict[str, Rule], dict[str, Rule]]:
+        """(P0, P1) rules that grade a case of `task`."""
+        return (self.summary_p0, self.summary_p1) if task == "summary" and self.summary_p0 else (self.p0, self.p1)
 
 
 @dataclass
@@ -122,7 +129,8 @@ def load_profile(name: str) -> GateProfile:
             out[metric] = Rule(metric, r["code"], r["op"], float(r["threshold"]), r.get("level", "WARNING"), mode)
         return out
 
-    return GateProfile(name=name, p0=rules(data["profiles"][name]), p1=rules(data["p1"]))
+    return GateProfile(name=name, p0=rules(data["profiles"][name]), p1=rules(data["p1"]),
+                       summary_p0=rules(data.get("summary_p0", {})), summary_p1=rules(data.get("summary_p1", {})))
 
 
 def _raise(level: str, to: str) -> str:
@@ -144,17 +152,18 @@ def _check(rule: Rule, priority: str, result: MetricResult | None) -> GateCheck:
 
 def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: GateProfile,
                 served: str = "none", *, several_versions: bool | None = None,
-                superseded_cited: int = 0) -> FlagOutcome:
+                superseded_cited: int = 0, task: str = "qa") -> FlagOutcome:
     """Flag one case from its metrics and answer claims (see the module docstring for the rules); `served` is the
     live serving gate's action on the answer, recorded as is. `several_versions`: whether more than one version
     of a retrieved document was retrieved (None: unknown); `superseded_cited`: cited chunks of a version not in
-    force (retrieve/versions.py)."""
+    force (retrieve/versions.py); `task` picks the rules (a summary is graded by the summary gates)."""
     level = "PASSED"
     reasons: list[str] = []
     notes: list[str] = []
     checks: list[GateCheck] = []
     full_review = False
-    for metric, rule in profile.p0.items():
+    p0_rules, p1_rules = profile.rules_for(task)
+    for metric, rule in p0_rules.items():
         chk = _check(rule, "P0", metrics.get(metric))
         checks.append(chk)
         if chk.status == "fail":
@@ -193,7 +202,7 @@ def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: 
         reasons.append(SUPERSEDED_VERSION_CITED)
         full_review = True
 
-    for metric, rule in profile.p1.items():
+    for metric, rule in p1_rules.items():
         chk = _check(rule, "P1", metrics.get(metric))
         checks.append(chk)
         if chk.status == "fail":

@@ -130,6 +130,10 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         return res.hits, res.trace, {"terms": res.plan.bm25_terms, "term_sources": res.plan.info.get("term_sources")}
 
     def answer(case: QACase, hits: list[Hit], info: dict[str, Any]) -> Answer | None:
+        if case.task == "summary":  # summarise what the query retrieved, keeping every proviso
+            from geunkeo.answer.summarize import as_answer, summarize_hits
+
+            return as_answer(case.query, summarize_hits(hits[:ANSWER_K], judge))
         # the answer stage reads the top ANSWER_K hits, as `geunkeo ask` does
         return answer_hits(case.query, hits[:ANSWER_K], settings, answerer="llm" if llm else "extractive",
                            llm=judge, terms=info.get("terms"), term_sources=info.get("term_sources"))
@@ -229,7 +233,7 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         cited = [c for c in (ans.contexts if ans is not None else [])
                  if any(x.chunk_id == c.chunk_id for s in ans.sentences for x in s.citations)]
         flag = assign_flag(metrics, claims, profile, served, several_versions=several_versions(hits),
-                           superseded_cited=len(superseded_cited(cited)))
+                           superseded_cited=len(superseded_cited(cited)), task=case.task)
         rows.append((case, hits, ans, metrics, claims, flag, t))
         if progress:
             progress(i, len(cases), case.id)

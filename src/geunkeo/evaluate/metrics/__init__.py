@@ -30,7 +30,13 @@ from geunkeo.evaluate.metrics.inputs import (
     shared_vectors,
 )
 from geunkeo.evaluate.metrics.retrieval import case_retrieval, cases_retrieval, retrieval_metrics
-from geunkeo.evaluate.metrics.summary import summarization_score, summary_faithfulness
+from geunkeo.evaluate.metrics.summary import (
+    proviso_preservation,
+    semantic_drift,
+    summarization_score,
+    summary_faithfulness,
+    summary_overlap,
+)
 from geunkeo.trace import Trace
 
 __all__ = ["METRICS", "case_inputs", "cases_retrieval", "compute_case_metrics", "extract_and_check_claims",
@@ -49,6 +55,9 @@ METRICS: dict[str, Callable[[CaseInputs], MetricResult]] = {
     "semantic_similarity": semantic_similarity_metric,
     "summarization_score": summarization_score,
     "summary_faithfulness": summary_faithfulness,
+    "summary_rouge_l": summary_overlap,
+    "proviso_preservation": proviso_preservation,
+    "summary_semantic_drift": semantic_drift,
 }
 
 
