@@ -40,3 +40,16 @@ def test_a_valid_dataset_loads(tmp_path):
                             ensure_ascii=False), encoding="utf-8")
     case = load_cases(f)[0]
     assert case.id == "1" and case.expected_doc_ids == ["hakchik"]
+
+
+def test_the_seeds_cross_lingual_pair_becomes_two_parallel_cases(tmp_path):
+    f = tmp_path / "clir.jsonl"
+    f.write_text(json.dumps({"pair_id": "clir_001", "query_ko": "침수 피해 보상 범위가 어떻게 되나요?",
+                             "query_en": "What is the coverage scope for flood damage?",
+                             "expected_docs": ["policy/flood"], "expected_claims": ["침수 피해는 특약 가입 시 보장"]},
+                            ensure_ascii=False), encoding="utf-8")
+    ko, en = load_cases(f)
+    assert (ko.id, ko.lang, en.id, en.lang) == ("clir_001-ko", "ko", "clir_001-en", "en")
+    assert ko.parallel_id == en.parallel_id == "clir_001"
+    assert ko.expected_doc_ids == en.expected_doc_ids == ["policy/flood"]
+    assert en.reference_claims == ["침수 피해는 특약 가입 시 보장"]

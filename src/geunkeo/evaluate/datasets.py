@@ -59,6 +59,22 @@ def case_problems(d: Any) -> list[str]:
     return out
 
 
+def clir_pair(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """Seed 003 §5's cross-lingual pair ({pair_id, query_ko, query_en, expected_docs, expected_claims}) as two
+    parallel cases, `<pair_id>-ko` and `<pair_id>-en`, sharing the expected documents and claims."""
+    out = []
+    for lang in ("ko", "en"):
+        q = d.get(f"query_{lang}")
+        if q is None:
+            continue
+        case = {"id": f"{d['pair_id']}-{lang}", "query": q, "lang": lang, "parallel_id": str(d["pair_id"]),
+                "expected_doc_ids": d.get("expected_doc_ids", d.get("expected_docs")),
+                "reference_claims": d.get("expected_claims"), "style": "crosslingual"}
+        case.update({k: v for k, v in d.items() if k in ("task", "complexity", "risk_tags", "expected_chunk_ids")})
+        out.append({k: v for k, v in case.items() if v is not None})
+    return out or [{"id": d.get("pair_id"), "query": None}]  # neither query: reported as a case without one
+
+
 def case_from_dict(d: dict[str, Any], where: str = "") -> QACase:
     """Build a `QACase` from one JSON object; unknown keys go to `metadata`. Invalid fields raise ConfigError
     naming `where` and every problem."""
@@ -113,15 +129,17 @@ def load_cases(path: str | Path) -> list[QACase]:
         except json.JSONDecodeError as exc:
             problems.append(f"{p}:{n}: not valid JSON ({exc.msg}); one JSON object per line")
             continue
-        found = case_problems(obj)
-        if found:
-            problems.extend(f"{p}:{n}: {x}" for x in found)
-            continue
-        case = case_from_dict(obj, where=f"{p}:{n}")
-        if case.id in seen:
-            problems.append(f"{p}:{n}: duplicate case id {case.id!r}; ids must be unique")
-        seen.add(case.id)
-        cases.append(case)
+        objs = clir_pair(obj) if isinstance(obj, dict) and "pair_id" in obj else [obj]
+        for one in objs:
+            found = case_problems(one)
+            if found:
+                problems.extend(f"{p}:{n}: {x}" for x in found)
+                continue
+            case = case_from_dict(one, where=f"{p}:{n}")
+            if case.id in seen:
+                problems.append(f"{p}:{n}: duplicate case id {case.id!r}; ids must be unique")
+            seen.add(case.id)
+            cases.append(case)
     if problems:
         more = f"\n… and {len(problems) - _MAX_PROBLEMS} more" if len(problems) > _MAX_PROBLEMS else ""
         raise ConfigError(f"dataset {p} has {len(problems)} problem(s):\n" + "\n".join(problems[:_MAX_PROBLEMS]) + more)
