@@ -78,6 +78,11 @@ def test_every_query_has_an_answer_and_a_qrel(queries, qrels):
         assert len(set(qrels[q["_id"]])) == len(qrels[q["_id"]]), f"{q['_id']} lists a chunk twice"
 
 
+def test_every_case_says_how_complex_it_is(queries):
+    # review sampling stratifies by language × task × complexity (evaluate/review.py)
+    assert {q.get("complexity") for q in queries} == {"simple", "multi_hop"}
+
+
 def test_summary_cases_cover_both_languages(queries):
     summaries = [q for q in queries if q["task"] == "summary"]
     assert len(summaries) >= 20
