@@ -21,6 +21,7 @@ demo: install
 test: install
 	@scripts/install_chromium.sh
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy src
 	$(BIN)/python -m pytest --cov --cov-report=term
 
 lint: install

@@ -229,10 +229,10 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         claims = claims_of(metrics, ans, pipeline.check_claims)
         t["metrics"] = (time.perf_counter() - t0) * 1000
         t.update(pipeline.stage_ms)
-        served = ans.gate.action if ans is not None and ans.gate is not None else "none"
-        cited = [c for c in (ans.contexts if ans is not None else [])
-                 if any(x.chunk_id == c.chunk_id for s in ans.sentences for x in s.citations)]
-        flag = assign_flag(metrics, claims, profile, served, several_versions=several_versions(hits),
+        action = ans.gate.action if ans is not None and ans.gate is not None else "none"
+        cited_ids = {x.chunk_id for s in (ans.sentences if ans is not None else []) for x in s.citations}
+        cited = [c for c in (ans.contexts if ans is not None else []) if c.chunk_id in cited_ids]
+        flag = assign_flag(metrics, claims, profile, action, several_versions=several_versions(hits),
                            superseded_cited=len(superseded_cited(cited)), task=case.task)
         rows.append((case, hits, ans, metrics, claims, flag, t))
         if progress:

@@ -64,7 +64,8 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     app = FastAPI(title="geunkeo", version=geunkeo.__version__, docs_url=None, redoc_url=None,
                   description="Grounded answers from Korean and English regulations, notices and policy terms.")
     app.state.settings, app.state.index, app.state.metrics = settings, index, metrics
-    app.state.runs_dir = Path(runs_dir or settings.server.runs_dir) if (runs_dir or settings.server.runs_dir) else None
+    runs = runs_dir or settings.server.runs_dir
+    app.state.runs_dir = Path(runs) if runs else None
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.state.templates = templates
     from geunkeo.server.auth import KeyStore, db_path

@@ -86,7 +86,7 @@ class Metrics:
         self._lock = threading.Lock()
         self.requests: Counter[tuple[str, str, int]] = Counter()
         self.latency: dict[str, list[int]] = {}
-        self.latency_sum: Counter[str] = Counter()
+        self.latency_sum: dict[str, float] = {}
         self.llm_fallbacks: Counter[str] = Counter()
         self.shed = 0
         self.inflight = 0
@@ -96,7 +96,7 @@ class Metrics:
             self.requests[(method, path, status)] += 1
             buckets = self.latency.setdefault(path, [0] * (len(_BUCKETS) + 1))
             buckets[next((i for i, b in enumerate(_BUCKETS) if seconds <= b), len(_BUCKETS))] += 1
-            self.latency_sum[path] += seconds
+            self.latency_sum[path] = self.latency_sum.get(path, 0.0) + seconds
 
     def fallback(self, reason: str) -> None:
         with self._lock:

@@ -93,10 +93,11 @@ def answer_view(ans: Answer) -> dict[str, Any]:
                         quotes.setdefault(c.n, []).append(chk.evidence)
     sources = []
     for n, h in enumerate(ans.contexts, 1):
-        c = h.chunk
-        sources.append({"n": n, "chunk_id": c.chunk_id, "title": c.title, "location": c.location,
-                        "cited": n in quotes, "pieces": highlighted(c.text, quotes.get(n, [])),
-                        "version": c.metadata.get("version"), "version_status": c.metadata.get("version_status")})
+        chunk = h.chunk
+        sources.append({"n": n, "chunk_id": chunk.chunk_id, "title": chunk.title, "location": chunk.location,
+                        "cited": n in quotes, "pieces": highlighted(chunk.text, quotes.get(n, [])),
+                        "version": chunk.metadata.get("version"),
+                        "version_status": chunk.metadata.get("version_status")})
     return {
         "state": state, "action": gate.action if gate else "answer", "reasons": list(gate.reasons) if gate else [],
         "sentences": [{"text": s.text, "cites": [c.n for c in s.citations], "generic": s.generic}

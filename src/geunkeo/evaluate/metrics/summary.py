@@ -81,8 +81,8 @@ def rouge_l(candidate: list[str], reference: list[str], beta: float = 1.2) -> fl
     lcs = prev[-1]
     if lcs == 0:
         return 0.0
-    p, r = lcs / len(candidate), lcs / len(reference)
-    return (1 + beta**2) * p * r / (r + beta**2 * p)
+    prec, rec = lcs / len(candidate), lcs / len(reference)
+    return (1 + beta**2) * prec * rec / (rec + beta**2 * prec)
 
 
 def chrf(candidate: str, reference: str, n: int = 6, beta: float = 2.0) -> float:
