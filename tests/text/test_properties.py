@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from geunkeo.text.numbers import find_quantities, parse_number
 
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 KOREANISH = st.text(alphabet=st.sampled_from(list("휴학신청기간은일개월원만천백억조,. 0123456789%제조항abc!?\n")), max_size=80)
 
 
