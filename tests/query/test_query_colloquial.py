@@ -149,3 +149,22 @@ def test_the_queue_can_be_turned_off(tmp_path, monkeypatch):
 @pytest.mark.parametrize("q", ["면책기간 머임?", "해지환급금 머야", "면책기간 뭐임?"])
 def test_internet_spellings_of_what_is_are_normalised(tr, q):
     assert tr.transform(q).transformed.endswith("정의")
+
+
+@pytest.mark.parametrize("q, rewritten, kept", [
+    ("보험 끊어줘야 해?", "해지", None), ("담배 끊어야 돼?", None, "끊어"),
+    ("장학금 받으려면 어떻게 해", "수령", None), ("택배 받으려면 어떻게 해", None, "받으려면"),
+])
+def test_a_rewrite_applies_only_where_its_sense_is_supported(tr, q, rewritten, kept):
+    out = tr.transform(q).transformed
+    if rewritten:
+        assert rewritten in out
+    else:
+        assert kept in out and "해지" not in out and "수령" not in out
+
+
+def test_requires_must_be_a_list_of_words(tmp_path):
+    from geunkeo.query.mappings import _parse
+
+    with pytest.raises(ConfigError, match="'requires' must be a list of words"):
+        _parse({"mappings": [{"pattern": "끊다", "formal": "해지", "requires": "보험"}]}, "user file")

@@ -169,6 +169,8 @@ class ColloquialTransformer:
         if self._literal_re is not None:
             for m in self._literal_re.finditer(text):
                 mp = self._literal[m.group(0)]
+                if not mp.applies_to(text):
+                    continue
                 cands.append(ColloquialPattern(mp.pattern, mp.formal, mp.context, "mapping", m.start(), m.end(), m.group(0)))
         if self._lemmas:
             cands.extend(self._lemma_matches(text, toks))
@@ -197,7 +199,7 @@ class ColloquialTransformer:
             if not wt or wt[0].tag not in VERB_TAGS or wt[0].start != s:
                 continue
             mp = self._lemmas.get(wt[0].form + "다")
-            if mp is None or not all(t.tag.startswith(("E", "VX")) for t in wt[1:]):
+            if mp is None or not all(t.tag.startswith(("E", "VX")) for t in wt[1:]) or not mp.applies_to(text):
                 continue
             formal = mp.formal + (" 시" if any(t.form in _CONDITIONAL_EC for t in wt[1:]) else "")
             end = wt[-1].end

@@ -1,6 +1,6 @@
 """The colloquial→formal pattern dictionary: the packaged default, with the user's own file merged over it.
 
-Schema (seed 000): `{"version", "mappings": [{"pattern", "formal", "context", "pos"?}],
+Schema (seed 000): `{"version", "mappings": [{"pattern", "formal", "context", "pos"?, "requires"?}],
 "regex_patterns": [{"pattern", "replacement", "context"?}]}`. A mapping with `"pos": "VV"` names a verb lemma
 (떼다) and is matched on Kiwi's analysis, never on surface text. User entries replace default entries with the
 same pattern and add new ones.
@@ -27,6 +27,12 @@ class Mapping:
     formal: str
     context: str
     pos: str | None = None  # "VV": a verb lemma matched on morphemes
+    # the rewrite's sense needs one of these words in the query ("끊다" → 해지 only with 보험, 계약 …); without one
+    # the asker's word stays as written
+    requires: tuple[str, ...] = ()
+
+    def applies_to(self, text: str) -> bool:
+        return not self.requires or any(w in text for w in self.requires)
 
 
 @dataclass(frozen=True)
@@ -54,8 +60,11 @@ def _parse(data: dict, origin: str) -> tuple[list[Mapping], list[RegexPattern]]:
     for i, m in enumerate(data.get("mappings", [])):
         if not isinstance(m, dict) or not m.get("pattern") or "formal" not in m:
             raise ConfigError(f"{origin}: mappings[{i}] needs 'pattern' and 'formal' (got {m!r})")
+        req = m.get("requires") or ()
+        if not isinstance(req, list | tuple) or not all(isinstance(w, str) for w in req):
+            raise ConfigError(f"{origin}: mappings[{i}] 'requires' must be a list of words (got {req!r})")
         maps.append(Mapping(str(m["pattern"]).strip(), str(m["formal"]).strip(), str(m.get("context", "other")),
-                            m.get("pos")))
+                            m.get("pos"), tuple(req)))
     regs: list[RegexPattern] = []
     for i, r in enumerate(data.get("regex_patterns", [])):
         if not isinstance(r, dict) or not r.get("pattern") or "replacement" not in r:
