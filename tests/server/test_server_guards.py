@@ -123,3 +123,24 @@ def test_summarize_endpoint_keeps_provisos_and_refuses_a_bad_request(client):
     assert r.status_code == 200 and "6개 학기" in r.json()["text"]
     assert client.post("/api/summarize", json={}).status_code == 422
     assert client.post("/api/summarize", json={"doc": "nope"}).status_code == 422
+
+
+def test_cors_is_off_unless_origins_are_configured(server_index, client):
+    preflight = {"Origin": "http://elsewhere.example", "Access-Control-Request-Method": "POST"}
+    assert "access-control-allow-origin" not in client.options("/api/search", headers=preflight).headers
+    settings = Settings()
+    settings.server.cors_origins = ["http://elsewhere.example"]
+    allowed = TestClient(create_app(server_index, settings)).options("/api/search", headers=preflight)
+    assert allowed.headers["access-control-allow-origin"] == "http://elsewhere.example"
+
+
+def test_each_request_is_logged_as_one_json_line(client, caplog):
+    import json
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="geunkeo.server"):
+        client.get("/health")
+        client.post("/api/search", json={"query": "x" * 5000})
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "geunkeo.server"]
+    assert {"method": "GET", "path": "/health", "status": 200}.items() <= lines[0].items()
+    assert lines[1]["path"] == "/api/search" and lines[1]["status"] == 422 and lines[1]["ms"] >= 0
