@@ -144,3 +144,41 @@ def test_each_request_is_logged_as_one_json_line(client, caplog):
     lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "geunkeo.server"]
     assert {"method": "GET", "path": "/health", "status": 200}.items() <= lines[0].items()
     assert lines[1]["path"] == "/api/search" and lines[1]["status"] == 422 and lines[1]["ms"] >= 0
+
+
+def test_health_answers_while_every_worker_waits_on_a_hung_llm(server_index, hung_llm):
+    import concurrent.futures
+    import socket
+    import threading
+
+    import httpx
+    import uvicorn
+
+    # more asks in flight than the sync worker pool has threads (40), each held up to its 3 s deadline
+    settings = Settings(llm={"provider": "openai-compatible", "base_url": hung_llm, "model": "m", "timeout_s": 20,
+                             "max_retries": 0, "cache": False},
+                        server={"ask_deadline_s": 3.0, "max_inflight": 60})
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(server_index, settings), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        while not server.started:
+            time.sleep(0.05)
+        with concurrent.futures.ThreadPoolExecutor(45) as pool:
+            asks = [pool.submit(httpx.post, f"{base}/api/ask", json={"query": "성적장학금은 언제 지급돼?"}, timeout=30)
+                    for _ in range(45)]
+            time.sleep(1.0)  # the asks now hold the workers
+            t0 = time.perf_counter()
+            health = httpx.get(f"{base}/health", timeout=5)
+            took = time.perf_counter() - t0
+            answers = [a.result() for a in asks]
+        assert health.status_code == 200 and took < 1.0, took
+        assert all(r.status_code == 200 for r in answers)
+    finally:
+        server.should_exit = True
+        thread.join(10)
