@@ -64,3 +64,9 @@ def test_with_read_auth_on_search_and_ask_need_a_key(server_index, tmp_path):
     ok = client.post("/api/search", json={"query": "휴학"}, headers={"Authorization": f"Bearer {key}"})
     assert ok.status_code == 200 and ok.json()["hits"]
     assert client.get("/health").status_code == 200  # never behind a key
+
+
+def test_the_language_toggle_keeps_the_queue_filters(served):
+    client, _ = served
+    html = client.get("/review/r1", params={"level": "CRITICAL", "status": ""}).text
+    assert 'href="?level=CRITICAL&amp;status=&amp;lang=en"' in html

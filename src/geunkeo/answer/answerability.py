@@ -20,9 +20,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from geunkeo.answer.extractive import chunk_units
+from geunkeo.answer.extractive import chunk_units, title_terms
 from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     QUESTION_TERMS,
@@ -55,12 +54,6 @@ class Answerability:
     missing: list[str] = field(default_factory=list)  # the asker's terms no top chunk contains
     focus: str | None = None  # what the question asks about ("수수료" in "… 수수료는 얼마인가요?")
     unmatched: list[str] = field(default_factory=list)  # the focus or the question's numbers, absent from the top
-
-
-@lru_cache(maxsize=256)
-def _title_terms(title: str) -> frozenset:
-    """A document title's BM25 terms (a page of "지방은행 시중은행 전환 가이드" is about what its title names)."""
-    return frozenset(get_analyzer().terms(title)) if title else frozenset()
 
 
 _NEAR_CHARS = 120
@@ -149,7 +142,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     if not own:  # no topic word ("???"), or another language without a glossary translation
         return Answerability(0.0, {"matched": 0.0}, missing=["(no word of the question to find in the documents' language)"])
     units = [(r, ts) for r, h in enumerate(top) for _, ts in chunk_units(h.chunk.text)]
-    found = frozenset().union(*(ts for _, ts in units), *(_title_terms(h.chunk.title) for h in top))
+    found = frozenset().union(*(ts for _, ts in units), *(title_terms(h.chunk.title) for h in top))
     # rarity among the top chunks' sentences: the word that names the topic counts for more than 학기 or 지원
     n = max(len(units), 1)
     weights = {t: math.log(1 + n / (1 + sum(1 for _, ts in units if t in ts))) for t in own}

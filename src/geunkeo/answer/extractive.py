@@ -46,7 +46,7 @@ _QUOTED = re.compile(r"^(?:[\"“「『<]|['‘](?!\d))")
 _SOURCE_NOTE = re.compile(r"^(?:자료|출처|주\)|주:|주\s?\d\)|Source|Note)\s*[:：)]?", re.I)
 # a proviso: a sentence that limits the one before it; one that opens with its marker cannot stand first
 _PROVISO_START = r"^(?:단[,\s]|다만|However|Provided)"
-_PROVISO_LEAD = re.compile(_PROVISO_START, re.I)
+PROVISO_LEAD = re.compile(_PROVISO_START, re.I)
 _PROVISO = re.compile(_PROVISO_START + r"|^(?:This does not apply|but\b)|그러하지\s?아니|제외한다|예외로", re.I)
 _ENDED = re.compile(r"(?:[.!?。]|[다요함음임됨])[\"'”’)\]]*$")
 
@@ -125,7 +125,8 @@ def _cut_at_connective(item: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _title_terms(title: str) -> frozenset:
+def title_terms(title: str) -> frozenset:
+    """A document title's BM25 terms (every sentence of the document is about what its title names)."""
     return frozenset(get_analyzer().terms(title)) if title else frozenset()
 
 
@@ -216,7 +217,7 @@ class ExtractiveAnswerer(Answerer):
         for r, units in units_by_hit.items():
             # every sentence of a document is about what its title names ("2025학년도 1학기 등록금 납부 안내"): a
             # question word the title holds says little about which sentence answers, the others say more
-            titled = _title_terms(hits[r].chunk.title)
+            titled = title_terms(hits[r].chunk.title)
             own = {t: w * (_TITLE_TERM_WEIGHT if t in titled else 1.0) for t, w in weights.items()}
             own_total = sum(own.values()) or 1.0
             for unit, tset in units:
@@ -291,7 +292,7 @@ class ExtractiveAnswerer(Answerer):
                 continue
             units = units_by_hit.get(c.rank, ())
             prev = c.unit.position - 1
-            if _PROVISO_LEAD.match(c.unit.text) and prev >= 0 and (c.rank, prev) not in placed:
+            if PROVISO_LEAD.match(c.unit.text) and prev >= 0 and (c.rank, prev) not in placed:
                 place(c.rank, prev)
             place(c.rank, c.unit.position, c)
             nxt = c.unit.position + 1

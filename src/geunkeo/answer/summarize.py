@@ -18,7 +18,7 @@ from typing import Any
 
 from geunkeo.answer.base import AnswerSentence
 from geunkeo.answer.cited import citation_for, render
-from geunkeo.answer.extractive import source_units
+from geunkeo.answer.extractive import PROVISO_LEAD, source_units
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError, LLMError, QueryError
 from geunkeo.retrieve.base import Hit
@@ -26,7 +26,6 @@ from geunkeo.text.analyzer import get_analyzer
 
 PROVISO = re.compile(r"^(?:단[,\s]|다만)|제외|예외|그러하지\s?아니|불구하고|하지\s?아니|\s수\s?없|면책|하지\s?않|부칙|시행한다|"
                      r"\b(?:does not apply|except|excluded?|not covered|shall not|provided that|takes effect)\b", re.I)
-_LEAD = re.compile(r"^(?:단[,\s]|다만|However|Provided)", re.I)
 _ARTICLE = re.compile(r"제\s?(\d+)\s?조(?:\s?의\s?(\d+))?")
 _KEPT_SHARE = 0.7  # a proviso counts as kept when this share of its terms is in the summary
 
@@ -118,7 +117,7 @@ def _extractive(hits: list[Hit], max_sentences: int) -> list[AnswerSentence]:
         for i, u in enumerate(units[1:], 1):
             if not PROVISO.search(u.text):
                 continue
-            if _LEAD.match(u.text) and units[i - 1] not in picked:
+            if PROVISO_LEAD.match(u.text) and units[i - 1] not in picked:
                 picked.append(units[i - 1])  # "다만, …" limits the sentence before it: that one comes too
             picked.append(u)
         rules = len([s for s in sents if not PROVISO.search(s.text)])

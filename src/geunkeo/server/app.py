@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlencode
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
@@ -30,7 +29,7 @@ from geunkeo.errors import ConfigError, GeunkeoError, QueryError
 from geunkeo.server.answering import Answering
 from geunkeo.server.auth import require_role
 from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Shedding
-from geunkeo.server.views import answer_view, plan_view, ui
+from geunkeo.server.views import answer_view, plan_view, render_page
 
 HERE = Path(__file__).parent
 
@@ -155,15 +154,9 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     app.post("/ask", tags=["api"], include_in_schema=False, dependencies=reader)(api_ask)
 
     # -- pages -----------------------------------------------------------------------------------------------
-    def page(request: Request, name: str, lang: str | None, **ctx) -> HTMLResponse:
-        lang = "en" if lang == "en" else "ko"
-        params = {k: v for k, v in request.query_params.items() if k != "lang"}
-        other = urlencode({**params, "lang": "ko" if lang == "en" else "en"})
-        return templates.TemplateResponse(request, name, {"lang": lang, "t": ui(lang), "other_lang_query": other,
-                                                          "max_chars": max_chars, **ctx})
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False, dependencies=reader)
-    def ask_page(request: Request, q: str | None = None, lang: str | None = None, k: int = 5):
+    def ask_page(request: Request, q: str | None = None, k: int = 5):
         """The ask page; with `?q=` the answer is rendered on the server (no JavaScript needed)."""
         ctx: dict = {"page": "ask", "query": q, "answer": None, "plan": None, "error": None}
         if q and q.strip():
@@ -174,12 +167,12 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
                 ctx["error"] = exc.detail
             except GeunkeoError as exc:
                 ctx["error"] = str(exc)
-        return page(request, "ask.html", lang, **ctx)
+        return render_page(request, "ask.html", max_chars=max_chars, **ctx)
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
         """The API's endpoints and request bodies, read from the OpenAPI schema (no CDN assets)."""
-        return page(request, "docs.html", request.query_params.get("lang"), page="docs", schema=app.openapi())
+        return render_page(request, "docs.html", page="docs", schema=app.openapi())
 
     # routers of other pages: review, runs, auth (server/review_routes.py, server/runs_routes.py)
     for module in ("geunkeo.server.runs_routes", "geunkeo.server.review_routes", "geunkeo.server.auth"):

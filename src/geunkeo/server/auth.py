@@ -133,12 +133,10 @@ router = APIRouter()
 
 @router.get("/login", response_class=HTMLResponse, include_in_schema=False)
 def login_page(request: Request, next: str = "/review", error: str | None = None):
-    from geunkeo.server.views import ui
+    from geunkeo.server.views import render_page
 
-    lang = request.query_params.get("lang", "ko")
-    return request.app.state.templates.TemplateResponse(request, "login.html", {
-        "lang": lang, "t": ui(lang), "other_lang_query": f"lang={'ko' if lang == 'en' else 'en'}", "page": "login",
-        "next": next if next.startswith("/") else "/review", "error": error, "who": current(request)})
+    return render_page(request, "login.html", page="login", next=next if next.startswith("/") else "/review",
+                       error=error, who=current(request))
 
 
 @router.post("/login", include_in_schema=False)

@@ -20,7 +20,8 @@ from pydantic import BaseModel
 from geunkeo.errors import ConfigError, ReviewConflict
 from geunkeo.evaluate.review import DECISIONS, ROOT_CAUSES, ReviewQueue
 from geunkeo.server.auth import Principal, current, require_role
-from geunkeo.server.runs_routes import _page, run_dir, run_summaries, runs_root
+from geunkeo.server.runs_routes import run_dir, run_summaries, runs_root
+from geunkeo.server.views import render_page
 
 router = APIRouter()
 _SEVERITY = {"CRITICAL": 0, "WARNING": 1, "PASSED": 2}
@@ -70,7 +71,7 @@ def review_home(request: Request, who: Principal = Depends(require_role("reader"
     runs = [r for r in run_summaries(runs_root(request)) if r["has_queue"]]
     if len(runs) == 1:
         return RedirectResponse(f"/review/{runs[0]['name']}", status_code=303)
-    return _page(request, "runs.html", page="review", runs=runs)
+    return render_page(request, "runs.html", page="review", runs=runs)
 
 
 @router.get("/review/{run}", response_class=HTMLResponse, include_in_schema=False)
@@ -89,7 +90,7 @@ def review_queue(request: Request, run: str, level: str | None = None, reason: s
                "stratum": sorted({i["stratum"] for i in all_items if i["stratum"]})}
     chosen = {"level": level, "reason": reason, "qlang": qlang, "task": task, "stratum": stratum,
               "status": status, "due": due}
-    return _page(request, "review_queue.html", page="review", run=run, items=items, stats=stats, options=options,
+    return render_page(request, "review_queue.html", page="review", run=run, items=items, stats=stats, options=options,
                  chosen=chosen, who=current(request))
 
 
@@ -112,7 +113,7 @@ def review_case(request: Request, run: str, query_id: str, conflict: str | None 
             raise HTTPException(404, str(exc)) from exc
         stats = q.stats()
     record = _case_record(run_dir(request, run), query_id)
-    return _page(request, "review_case.html", page="review", run=run, item=item, history=history, record=record,
+    return render_page(request, "review_case.html", page="review", run=run, item=item, history=history, record=record,
                  stats=stats, decisions=DECISIONS, root_causes=ROOT_CAUSES, who=current(request), conflict=conflict)
 
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
 from geunkeo.server.auth import Principal, require_role
-from geunkeo.server.views import ui
+from geunkeo.server.views import render_page
 
 router = APIRouter()
 
@@ -52,22 +52,16 @@ def run_summaries(root: Path) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: r.get("timestamp") or "", reverse=True)
 
 
-def _page(request: Request, name: str, **ctx) -> HTMLResponse:
-    lang = "en" if request.query_params.get("lang") == "en" else "ko"
-    return request.app.state.templates.TemplateResponse(request, name, {
-        "lang": lang, "t": ui(lang), "other_lang_query": f"lang={'ko' if lang == 'en' else 'en'}", **ctx})
-
-
 @router.get("/runs", response_class=HTMLResponse, include_in_schema=False)
 def runs_page(request: Request, who: Principal = Depends(require_role("reader"))):
-    return _page(request, "runs.html", page="runs", runs=run_summaries(runs_root(request)))
+    return render_page(request, "runs.html", page="runs", runs=run_summaries(runs_root(request)))
 
 
 @router.get("/runs/compare", response_class=HTMLResponse, include_in_schema=False)
 def compare_page(request: Request, a: str, b: str, who: Principal = Depends(require_role("reader"))):
     from geunkeo.evaluate.report.compare import compare_runs
 
-    return _page(request, "compare.html", page="runs", cmp=compare_runs(run_dir(request, a), run_dir(request, b)),
+    return render_page(request, "compare.html", page="runs", cmp=compare_runs(run_dir(request, a), run_dir(request, b)),
                  a=a, b=b)
 
 

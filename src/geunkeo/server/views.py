@@ -47,6 +47,18 @@ def ui(lang: str | None) -> dict[str, str]:
     return UI["en" if lang == "en" else "ko"]
 
 
+def render_page(request, name: str, **ctx):
+    """A page from its template with what every page shows: the interface language (`?lang=`), its strings, and
+    the language toggle's link, which keeps the page's other query parameters (a filtered queue stays filtered)."""
+    from urllib.parse import urlencode
+
+    lang = "en" if request.query_params.get("lang") == "en" else "ko"
+    params = {k: v for k, v in request.query_params.items() if k != "lang"}
+    other = urlencode({**params, "lang": "ko" if lang == "en" else "en"})
+    return request.app.state.templates.TemplateResponse(request, name, {
+        "lang": lang, "t": ui(lang), "other_lang_query": other, **ctx})
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
