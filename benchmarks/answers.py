@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import geunkeo  # noqa: E402
 from geunkeo.answer.base import Answer  # noqa: E402
-from geunkeo.answer.pipeline import ask  # noqa: E402
+from geunkeo.engine import ask  # noqa: E402
 from geunkeo.answer.slots import NUMERIC_SLOTS, question_slots, sentence_slots  # noqa: E402
 from geunkeo.config import load_settings  # noqa: E402
 from geunkeo.corpus.reflow import ends_sentence  # noqa: E402

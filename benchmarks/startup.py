@@ -42,7 +42,7 @@ import json, sys, time
 t0 = time.perf_counter()
 import geunkeo.cli.main  # what every command imports
 t1 = time.perf_counter()
-import geunkeo.index.searcher, geunkeo.query.pipeline  # the search path's modules (bm25s, numpy, ...)
+import geunkeo.engine, geunkeo.query.pipeline  # the search path's modules (bm25s, numpy, ...)
 t2 = time.perf_counter()
 from geunkeo.text.kiwi import get_kiwi
 get_kiwi().tokenize("")  # Kiwi() and its lazy model load

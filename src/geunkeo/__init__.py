@@ -14,9 +14,9 @@ __all__ = ["__version__", "ask", "build_index", "open_index"]
 
 def open_index(path, settings=None):
     """Open an index directory for searching: `geunkeo.open_index(DIR).search("휴학 방법")`."""
-    from geunkeo.index.searcher import open_index as _open
+    from geunkeo.engine import Engine
 
-    return _open(path, settings=settings)
+    return Engine(path, settings)
 
 
 def build_index(paths, index_dir, settings=None, **kwargs):
@@ -31,6 +31,6 @@ def ask(question, index, k=5, settings=None, **kwargs):
 
     Returns an `Answer`: `.text` with [n] citations, `.sentences`, `.contexts` (the cited chunks), `.gate` (answer,
     warn or escalate, and why). Extractive unless an LLM is configured (`answerer="llm"`, `llm=`)."""
-    from geunkeo.answer.pipeline import ask as _ask
+    from geunkeo.engine import ask as _ask
 
     return _ask(question, index, settings, k=k, **kwargs)

@@ -131,9 +131,7 @@ def main() -> None:
 
     console.rule("[bold]4. a cited answer (extractive: no LLM configured)")
     with _phase("answer"):
-        from geunkeo.answer import ask
-
-        ans = ask("휴학은 최대 몇 학기까지 할 수 있어?", idx, settings, k=5)
+        ans = geunkeo.ask("휴학은 최대 몇 학기까지 할 수 있어?", idx, k=5)
     console.print(ans.text)
     for c in sorted({(c.n, c.location) for s in ans.sentences for c in s.citations}):
         console.print(f"  [dim][{c[0]}] {c[1]}[/]")

@@ -15,9 +15,9 @@ from geunkeo.answer import answer_hits
 from geunkeo.cli.main import app
 from geunkeo.config import Settings
 from geunkeo.corpus.base import Chunk
-from geunkeo.index.searcher import SearchResult
+from geunkeo.engine import Engine
 from geunkeo.query.base import QueryPlan
-from geunkeo.retrieve.base import Hit
+from geunkeo.retrieve.base import Hit, SearchResult
 from geunkeo.trace import Trace
 
 RUNNER = CliRunner()
@@ -58,27 +58,24 @@ def test_verify_missing_file_is_a_clean_error(tmp_path):
     assert "does not exist; pass a text file" in res.output
 
 
-class _FakeIndex:
-    """Stands in for geunkeo.open_index(DIR): returns fixed hits."""
+class _FakeEngine(Engine):
+    """Stands in for an opened index: fixed hits, the real answer stage."""
 
-    def __init__(self, settings):
+    def __init__(self, path, settings=None):  # no store, no embedder: nothing is loaded
         self.settings = settings or Settings()
+        self.cached_embedder = None
+        self._llm, self._llm_loaded = None, False
 
-    def search(self, query, k=5):
+    def search(self, query, k=5, mode=None, *, options=None, **kw):
         chunk = Chunk("학칙#제13조", "학칙", "학칙", CONTEXT, "학칙 제13조(복학)", article="제13조")
         hits = [Hit(chunk, 1.0, ranks={"bm25": 1, "dense": 1})]
         plan = QueryPlan(original=query, text=query, rewritten=query)
         return SearchResult(query=query, hits=hits, plan=plan, trace=Trace())
 
-    def llm(self):
-        from geunkeo.llm.registry import get_llm
-
-        return get_llm(self.settings)
-
 
 @pytest.fixture
 def fake_index(monkeypatch):
-    monkeypatch.setattr(geunkeo, "open_index", lambda path, settings=None: _FakeIndex(settings))
+    monkeypatch.setattr(geunkeo.engine, "Engine", _FakeEngine)
 
 
 def test_ask_cli_extractive_json(fake_index, tmp_path):
@@ -135,7 +132,7 @@ def test_ask_with_a_local_openai_compatible_server(tmp_path):
     try:
         settings = _llm_settings(f"http://127.0.0.1:{server.server_port}/v1", tmp_path)
         settings.answer.gate_max_unsupported = 2  # accept this answer after filtering: no regeneration
-        idx = _FakeIndex(settings)
+        idx = _FakeEngine(None, settings)
         res = idx.search("복학 신청은 어디에 하나요?")
         ans = answer_hits("복학 신청은 어디에 하나요?", res.hits, settings)
     finally:
@@ -157,7 +154,7 @@ def test_ask_falls_back_when_the_server_is_down(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed once the block ends: nothing listens there
     settings = _llm_settings(f"http://127.0.0.1:{port}/v1", tmp_path)
-    res = _FakeIndex(settings).search("복학 신청은 어디에 하나요?")
+    res = _FakeEngine(None, settings).search("복학 신청은 어디에 하나요?")
     ans = answer_hits("복학 신청은 어디에 하나요?", res.hits, settings)
     assert ans.answerer == "extractive"
     assert ans.fallback.startswith("LLM unavailable (")

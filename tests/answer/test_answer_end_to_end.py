@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import geunkeo
-from geunkeo.answer import ask
+from geunkeo.engine import ask
 from geunkeo.config import Settings
 
 HAKCHIK = """# 한결대학교 학칙

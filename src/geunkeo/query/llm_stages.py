@@ -142,10 +142,13 @@ def _skip(plan: QueryPlan, feature: str, reason: str, error: str | None = None) 
     plan.trace.decide(f"query.{feature}", "skipped", reason=reason, **detail)
 
 
-def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings) -> QueryPlan:
-    """Add LLM variants and HyDE texts to `plan` as `settings.query` asks; never raises for LLM failures."""
+def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings, *, multi_query: bool | None = None,
+                     hyde: str | None = None) -> QueryPlan:
+    """Add LLM variants and HyDE texts to `plan` as `settings.query` asks (`multi_query` and `hyde` override it
+    for this call); never raises for LLM failures."""
     qs = settings.query
-    wanted = {"multi_query": qs.multi_query, "hyde": qs.hyde != "off"}
+    want_hyde = qs.hyde if hyde is None else hyde
+    wanted = {"multi_query": qs.multi_query if multi_query is None else multi_query, "hyde": want_hyde != "off"}
     if not any(wanted.values()):
         return plan
     names = [f for f, on in wanted.items() if on]
@@ -188,9 +191,9 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings) -> Qu
                 plan.trace.decide("query.multi_query", f"{len(result)} variants", variants=result)
             else:
                 answer, title = result
-                mode = _hyde_mode(qs.hyde, answer, title)
-                if mode != qs.hyde:
-                    plan.trace.warn(f"hyde: asked for {qs.hyde}, generated texts support only {mode}")
+                mode = _hyde_mode(want_hyde, answer, title)
+                if mode != want_hyde:
+                    plan.trace.warn(f"hyde: asked for {want_hyde}, generated texts support only {mode}")
                 plan.hyde_answer, plan.hyde_title, plan.hyde_mode = answer, title, mode
                 plan.trace.decide("query.hyde", f"mode {mode}", title=title, answer_chars=len(answer or ""))
         rec.info["applied"] = applied

@@ -15,6 +15,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from geunkeo.answer.base import Answer
 from geunkeo.config import Settings
+from geunkeo.engine import AnswerOptions, Engine
 
 
 class Breaker:
@@ -50,7 +51,7 @@ class Breaker:
 class Answering:
     """Answers for the server: the configured answerer within the deadline, else the extractive one."""
 
-    def __init__(self, index, settings: Settings, breaker: Breaker | None = None, on_fallback=None,
+    def __init__(self, index: Engine, settings: Settings, breaker: Breaker | None = None, on_fallback=None,
                  workers: int = 4) -> None:
         self.index, self.settings = index, settings
         self.breaker = breaker or Breaker()
@@ -66,14 +67,12 @@ class Answering:
 
     def ask(self, query: str, k: int, deadline_s: float | None = None) -> Answer:
         """The answer to `query`, within `deadline_s` (default `server.ask_deadline_s`)."""
-        from geunkeo.answer.pipeline import ask
-
         if not self.uses_llm:
-            return ask(query, self.index, self.settings, k=k)
+            return self.index.answer(query, AnswerOptions(k=k))
         if not self.breaker.allow():
             return self._extractive(query, k, "llm_circuit_open")
         deadline = deadline_s if deadline_s is not None else self.settings.server.ask_deadline_s
-        future = self._pool.submit(ask, query, self.index, self.settings, k=k)
+        future = self._pool.submit(self.index.answer, query, AnswerOptions(k=k))
         try:
             ans = future.result(timeout=deadline)
         except FutureTimeout:
@@ -87,10 +86,8 @@ class Answering:
         return ans
 
     def _extractive(self, query: str, k: int, reason: str) -> Answer:
-        from geunkeo.answer.pipeline import ask
-
         self.on_fallback(reason.split(" ")[0])
-        ans = ask(query, self.index, self.settings, k=k, answerer="extractive")
+        ans = self.index.answer(query, AnswerOptions(k=k, answerer="extractive"))
         ans.fallback = reason
         ans.trace.warn(f"served the extractive answer: {reason}")
         return ans

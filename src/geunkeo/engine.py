@@ -1,0 +1,198 @@
+"""The composition root: one `Engine` per opened index, built once from Settings, owning every part a search or an
+answer needs (store, embedders, query pipeline, retriever, rerankers, LLM, answer stage and its one gate).
+
+    engine = geunkeo.open_index("my-index")
+    res = engine.search("휴학 방법", k=5)                      # SearchResult: hits, plan, trace
+    ans = engine.answer("휴학은 최대 몇 학기?", AnswerOptions(k=5))  # Answer: cited sentences, gate
+
+`open_index`, `geunkeo.ask`, the CLI, the server, the demo and the evaluation all go through it. Per-call choices
+travel as `SearchOptions` / `AnswerOptions`, never as modified copies of the Settings.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from geunkeo.answer.base import Answer
+from geunkeo.config import Settings
+from geunkeo.errors import ConfigError, QueryError
+from geunkeo.index.base import Embedder, VectorStore
+from geunkeo.index.blas import limit_blas_threads
+from geunkeo.index.embedders import get_embedder
+from geunkeo.index.manifest import Manifest, current_generation, read_manifest
+from geunkeo.index.stores import make_store
+from geunkeo.llm.base import LLM
+from geunkeo.query.base import QueryPlan
+from geunkeo.query.pipeline import QueryPipeline
+from geunkeo.retrieve.base import Hit, Reranker, SearchResult
+from geunkeo.retrieve.hybrid import HybridRetriever
+from geunkeo.trace import Trace
+
+__all__ = ["AnswerOptions", "Engine", "SearchOptions", "SearchResult", "ask", "open_index"]
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Choices for one search. None means "as the settings say"."""
+
+    k: int = 10
+    mode: str | None = None            # hybrid | bm25 | dense
+    reranker: str | None = None
+    multi_query: bool | None = None    # LLM stages; they need a configured LLM
+    hyde: str | None = None            # off | content | title | combined
+    as_of: str | None = None           # YYYY-MM-DD: the regulation version in force on that date ranks first
+    stages: Mapping[str, Any] = field(default_factory=dict)  # QueryPipeline stage switches, e.g. colloquial=False
+
+
+@dataclass(frozen=True)
+class AnswerOptions:
+    """Choices for one answer: how many hits it reads, which answerer, and the search that finds them."""
+
+    k: int = 5
+    answerer: str | None = None        # extractive | llm; None = as configured
+    as_of: str | None = None
+    llm: LLM | None = None             # a client to use instead of the engine's own (tests, reuse)
+    search: SearchOptions | None = None
+
+
+class Engine:
+    """A loaded index with everything that searches and answers over it; cheap to call many times."""
+
+    def __init__(self, path: str | Path, settings: Settings | None = None) -> None:
+        t = time.perf_counter()
+        self.path = Path(path)
+        self.settings = settings or Settings()
+        self.manifest: Manifest = read_manifest(self.path)
+        if self.settings.index.embedder != self.manifest.embedder:
+            raise ConfigError(
+                f"index was built with embedder {self.manifest.embedder!r} but settings ask for "
+                f"{self.settings.index.embedder!r}; use the same embedder or rebuild"
+            )
+        limit_blas_threads(self.settings.index.search_blas_threads)
+        self.store: VectorStore = make_store(self.settings, current_generation(self.path), self.manifest.dim,
+                                       self.manifest.store)
+        # Query vectors are not cached: a query is embedded fresh. Passages and LLM-written texts go through
+        # the content-hash cache (chunk vectors from indexing are reused, repeated LLM output is not re-embedded).
+        self.embedder: Embedder = get_embedder(self.settings, cached=False)
+        self.cached_embedder: Embedder = get_embedder(self.settings)
+        if self.embedder.version != self.manifest.embedder_version:
+            raise ConfigError(
+                f"index vectors come from {self.manifest.embedder_version}, this process has "
+                f"{self.embedder.version}; rebuild the index with `geunkeo index --replace`"
+            )
+        self.pipeline = QueryPipeline(self.settings, tuned=self.manifest.tuned_fusion, index_langs=self.manifest.langs)
+        self._llm: LLM | None = None
+        self._llm_loaded = False
+        self._rerankers: dict[str, Reranker | None] = {}
+        self.load_ms = (time.perf_counter() - t) * 1000
+
+    # -- parts, built when first needed ----------------------------------------------------------------------
+    def llm(self) -> LLM | None:
+        """The configured LLM client (None when `llm.provider = "none"`), created once."""
+        if not self._llm_loaded:
+            from geunkeo.llm.registry import get_llm
+
+            self._llm = get_llm(self.settings)
+            self._llm_loaded = True
+        return self._llm
+
+    def reranker(self, name: str | None) -> Reranker | None:
+        """The reranker registered as `name` ("none" for none), created once."""
+        if name in ("none", "", None):
+            return None
+        if name not in self._rerankers:
+            from geunkeo.retrieve.rerankers import get_reranker
+
+            self._rerankers[name] = get_reranker(name, self.settings, embedder=self.cached_embedder, llm=self.llm())
+        return self._rerankers[name]
+
+    def retriever(self, reranker: str | None = None) -> HybridRetriever:
+        """The hybrid retriever over this index's store, with `reranker` (default: the configured one)."""
+        rs = self.settings.retrieve
+        return HybridRetriever(
+            self.store, self.embedder, index_langs=self.manifest.langs, candidate_k=rs.candidate_k,
+            rrf_k=rs.rrf_k, reranker=self.reranker(reranker or rs.reranker), rerank_top_n=rs.rerank_top_n,
+            bm25_min_coverage=rs.bm25_min_coverage, derived_embedder=self.cached_embedder,
+        )
+
+    # -- search -----------------------------------------------------------------------------------------------
+    def search(self, query: str, k: int = 10, mode: str | None = None, *, options: SearchOptions | None = None,
+               reranker: str | None = None, multi_query: bool | None = None, hyde: str | None = None,
+               as_of: str | None = None, **stages: Any) -> SearchResult:
+        """Search the index: query plan (rewrite, expand, weights) → optional LLM stages → hybrid retrieval →
+        rerank. Pass `options`, or the same fields as keywords; other keywords switch QueryPipeline stages for
+        this call (e.g. colloquial=False)."""
+        opts = options or SearchOptions(k=k, mode=mode, reranker=reranker, multi_query=multi_query, hyde=hyde,
+                                        as_of=as_of, stages=stages)
+        trace = Trace()
+        t0 = time.perf_counter()
+        plan = self.pipeline.plan(query, trace=trace, **dict(opts.stages))
+        plan.trace = trace
+        if opts.as_of:
+            plan.info["as_of"] = _iso_date(opts.as_of)
+        if opts.mode:
+            plan.mode = opts.mode
+        plan = self._llm_stages(plan, opts, trace)
+        hits = self.retriever(opts.reranker).search(plan, k=opts.k, trace=trace)
+        trace.decide("search", "done", total_ms=round((time.perf_counter() - t0) * 1000, 3), hits=len(hits))
+        return SearchResult(query=query, hits=hits, plan=plan, trace=trace)
+
+    def _llm_stages(self, plan: QueryPlan, opts: SearchOptions, trace: Trace) -> QueryPlan:
+        qs = self.settings.query
+        multi_query = qs.multi_query if opts.multi_query is None else opts.multi_query
+        hyde = qs.hyde if opts.hyde is None else opts.hyde
+        if not multi_query and hyde in (None, "off"):
+            return plan
+        llm = self.llm()
+        if llm is None:
+            trace.warn("LLM stages requested but no LLM is configured (llm.provider = 'none'); skipped")
+            return plan
+        from geunkeo.query.llm_stages import apply_llm_stages
+
+        return apply_llm_stages(plan, llm, self.settings, multi_query=multi_query, hyde=hyde)
+
+    # -- answer -----------------------------------------------------------------------------------------------
+    def answer(self, query: str, options: AnswerOptions | None = None) -> Answer:
+        """Search, then answer from the top `options.k` hits: generate, filter, verify, gate."""
+        opts = options or AnswerOptions()
+        search = opts.search or SearchOptions(k=opts.k, as_of=opts.as_of)
+        res = self.search(query, options=search)
+        return self.answer_hits(query, res.hits[:opts.k], opts, plan=res.plan, trace=res.trace)
+
+    def answer_hits(self, query: str, hits: list[Hit], options: AnswerOptions | None = None, *,
+                    plan: QueryPlan | None = None, trace: Trace | None = None) -> Answer:
+        """Answer `query` from hits already retrieved (with the plan that found them, when there is one)."""
+        from geunkeo.answer.pipeline import answer_hits
+        from geunkeo.answer.registry import resolve_name
+
+        opts = options or AnswerOptions()
+        llm = opts.llm
+        if llm is None and resolve_name(opts.answerer, self.settings) == "llm":
+            llm = self.llm()
+        return answer_hits(query, hits, self.settings, answerer=opts.answerer, llm=llm,
+                           terms=plan.bm25_terms if plan else None, trace=trace, embedder=self.cached_embedder,
+                           term_sources=plan.info.get("term_sources") if plan else None)
+
+
+def open_index(path: str | Path, settings: Settings | None = None) -> Engine:
+    """Open an index directory for searching and answering."""
+    return Engine(path, settings)
+
+
+def ask(query: str, index: str | Path | Engine, settings: Settings | None = None, *, k: int = 5,
+        answerer: str | None = None, llm: LLM | None = None, as_of: str | None = None) -> Answer:
+    """Answer `query` from `index` (a directory, opened here with `settings`, or an opened Engine)."""
+    engine = index if isinstance(index, Engine) else Engine(index, settings)
+    return engine.answer(query, AnswerOptions(k=k, answerer=answerer, llm=llm, as_of=as_of))
+
+
+def _iso_date(value: str) -> str:
+    try:
+        return date.fromisoformat(value.strip()).isoformat()
+    except ValueError:
+        raise QueryError(f"as_of must be a date like 2025-03-01, got {value!r}") from None
