@@ -23,7 +23,8 @@ from geunkeo.text.entities import (
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b)")
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
-_EN_PARA = re.compile(r"(?m)^[ \t]*\((\d+)\)")
+# "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
+_EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
 _LOC_SPLIT = re.compile(r"\s(?:제\s?\d+\s?조|Article\s\d+|§)")
 
 

@@ -150,7 +150,7 @@ _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
     "개발원|평가원|진흥원|정보원|의료원|기술원|팀"
 )
-_DEPT_WEAK = "처|과|실|부"
+_DEPT_WEAK = "처|과|실|부|청|공단"
 _PARTICLE = (
     r"(?:에게서|에서|에게|에|께서|께|한테|으로|로|와|과|의|이|가|은|는|을|를|도|만|까지|부터|처럼|보다|이나|나|이며|며|인|"
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
@@ -171,14 +171,17 @@ _WEAK_STOP_END = (
     # 부: parts and wholes, not departments (two-syllable words like 일부, 전부, 여부, 내부 are too short anyway)
     "대부분", "일부분", "상세부", "세부", "하부", "상부", "간부", "신부", "가부", "여부", "주부", "장부", "명부",
     "서부", "동부", "남부", "북부", "중부", "두부", "흉부", "복부", "안부", "환부", "납부", "교부", "기부", "부부",
+    # 청: requests and hearing, not agencies (교육청, 국세청, 경찰청 are)
+    "신청", "요청", "초청", "경청", "청청", "감청", "환청", "민원청",
 )
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
                 "교육원", "지원단", "사업단", "봉사단"}
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
-_GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$")
-_BU_OK_NEXT = re.compile(r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$")
+_GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|\s\(?\+?\d")
+_BU_OK_NEXT = re.compile(
+    r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|\s\(?\+?\d")
 _EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat)"
 _EN_CAP = r"[A-Z][A-Za-z&'\-]*"
 _DEPT_EN = _first(
@@ -201,6 +204,8 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
         return False
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
+    if name.endswith(("청", "공단")):
+        return bool(_BU_OK_NEXT.match(text, end))  # an agency is addressed, like an office ending in 부
     if name.endswith("부"):
         # an insurer's or a ministry's office (보험금지급심사부, 교육부) is addressed: a particle or a bracket
         # follows ("…심사부로 문의", "…부(02.…)"), not another noun
@@ -277,13 +282,17 @@ _ART_KO_RX = _first("제", _ART_KO)
 _REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
 _REG_WINDOW = 60
 _BRACKET_NAME = _first("「『", r"[「『][^」』\n]{2,40}[」』]")
-_EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.)[A-Z][A-Za-z'\-]*){0,6}"
+_EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 _CITE_EN = _first(
-    "「『A", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
-    r"\b(?:Article|Art\.)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
+    "「『AC", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
+    r"\b(?:Article|Art\.|Clause)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
     r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?:Terms|Regulations?|Policy|Rules|Agreement|"
     r"Conditions|Bylaws))|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r")))?"
 )
+
+
+_SAME_ARTICLE = _first("같동", r"(?:같은\s?조|동\s?조)\s?(?:(?:제\s?)?(?P<para>\d+)\s?항)?"
+                                 r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?<=[항호])")
 
 
 def reg_key(name: str) -> str:
@@ -346,6 +355,17 @@ def extract_citations(text: str) -> list[Entity]:
         para = int(m.group("para")) if m.group("para") else None
         out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, m.group("item")),
                           regulation=reg, ref=ref, article=art, paragraph=para, item=m.group("item")))
+    # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
+    for m in _SAME_ARTICLE.finditer(text):
+        before = [c for c in out if c.article and c.end <= m.start()]
+        if not before:
+            continue
+        prev = max(before, key=lambda c: c.end)
+        para = int(m.group("para")) if m.group("para") else prev.paragraph
+        item = m.group("item")
+        out.append(Entity("citation", m.group(0), m.start(), m.end(),
+                          _cite_norm(prev.regulation, prev.article or "", para, item), regulation=prev.regulation,
+                          ref=prev.ref, article=prev.article, paragraph=para, item=item))
     # a regulation named in 「」 without an article: "「교원 연구년 운영 지침」을 참고하세요"
     for m in _BRACKET_NAME.finditer(text):
         if not any(c.start <= m.start() < c.end for c in out):
