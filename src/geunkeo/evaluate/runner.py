@@ -177,8 +177,14 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
         "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(idx.load_ms, 1)},
         prepare=prepare)
-    pipe.cache_stats = lambda: {"kind": type(embedder).__name__, "hits": getattr(embedder, "hits", None),
-                                "misses": getattr(embedder, "misses", None)}
+    from geunkeo.index.base import CacheCounters
+
+    def cache_stats() -> dict[str, Any]:
+        if isinstance(embedder, CacheCounters):
+            return {"kind": type(embedder).__name__, "hits": embedder.hits, "misses": embedder.misses}
+        return {"kind": type(embedder).__name__, "hits": None, "misses": None}
+
+    pipe.cache_stats = cache_stats
     return pipe
 
 

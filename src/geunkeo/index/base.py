@@ -6,11 +6,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from geunkeo.corpus.base import Chunk
+
+
+@runtime_checkable
+class CacheCounters(Protocol):
+    """A cache that counts its hits and misses (the content-hash embedding cache); reports read these."""
+
+    hits: int
+    misses: int
 
 
 class Embedder(ABC):

@@ -34,8 +34,7 @@ def tokens(text: str) -> tuple[Tok, ...]:
 def analyzer_terms(text: str) -> tuple[str, ...]:
     """`get_analyzer().terms(text)`, reusing the cached Kiwi tokens so a query is tokenized only once."""
     analyzer = get_analyzer()
-    korean_terms = getattr(analyzer, "_korean_terms", None)
-    if korean_terms is None or not HANGUL.search(text):
+    if not HANGUL.search(text):
         return tuple(analyzer.terms(text))
     # same tokenizer call as Analyzer.terms (article spans pretokenized), so the terms are identical
-    return tuple(korean_terms(text, tokens(text)))
+    return tuple(analyzer.terms_from_tokens(text, tokens(text)))

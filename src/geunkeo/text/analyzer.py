@@ -48,7 +48,7 @@ class Analyzer:
         if not HANGUL.search(text):
             return self._english_terms(text)
         tokens = get_kiwi().tokenize(text, pretokenized=_article_spans(text))
-        return self._korean_terms(text, tokens)
+        return self.terms_from_tokens(text, tokens)
 
     def terms_batch(self, texts: Sequence[str]) -> list[list[str]]:
         """BM25 terms of many texts, using Kiwi's multi-threaded batch mode for the Korean ones."""
@@ -63,7 +63,7 @@ class Analyzer:
             ko_texts = [texts[i] for i in ko_idx]
             results = get_kiwi().tokenize(ko_texts, pretokenized=_article_spans)
             for i, text, tokens in zip(ko_idx, ko_texts, results, strict=True):
-                out[i] = self._korean_terms(text, tokens)
+                out[i] = self.terms_from_tokens(text, tokens)
         return [o if o is not None else [] for o in out]
 
     def sentences(self, text: str) -> list[str]:
@@ -99,7 +99,8 @@ class Analyzer:
     def _stem_all(self, words: tuple[str, ...]) -> list[str]:
         return self._stemmer.stemWords(list(words))
 
-    def _korean_terms(self, text: str, tokens: Iterable) -> list[str]:
+    def terms_from_tokens(self, text: str, tokens: Iterable) -> list[str]:
+        """BM25 terms of Korean `text` from Kiwi tokens already computed for it (the query stages reuse theirs)."""
         terms: list[str] = []
         prev_noun: str | None = None
         for tok in tokens:
