@@ -19,7 +19,7 @@ import Stemmer
 from geunkeo.text.kiwi import get_kiwi, kiwi_version
 from geunkeo.text.patterns import ARTICLE_REF, HANGUL, normalize_article_ref
 
-ANALYZER_REVISION = 1
+ANALYZER_REVISION = 2  # 2: Kiwi without its multi-word dictionary (text/kiwi.py)
 
 _NOUN_TAGS = {"NNG", "NNP", "NR", "SN", "SH", "XR"}
 _VERB_TAGS = {"VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"}
