@@ -32,10 +32,10 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import geunkeo  # noqa: E402
 from geunkeo.answer.base import Answer  # noqa: E402
-from geunkeo.engine import ask  # noqa: E402
 from geunkeo.answer.slots import NUMERIC_SLOTS, question_slots, sentence_slots  # noqa: E402
 from geunkeo.config import load_settings  # noqa: E402
 from geunkeo.corpus.reflow import ends_sentence  # noqa: E402
+from geunkeo.engine import ask  # noqa: E402
 from geunkeo.evaluate.datasets import from_beir  # noqa: E402
 
 # a number with its unit: "1,000억원", "3.4조 원", "2023년", "40%", "3개월"; the key drops spaces and commas

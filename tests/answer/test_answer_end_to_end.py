@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import geunkeo
-from geunkeo.engine import ask
 from geunkeo.config import Settings
+from geunkeo.engine import ask
 
 HAKCHIK = """# 한결대학교 학칙
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from geunkeo.answer.extractive import ExtractiveAnswerer, source_sentences
+from geunkeo.answer.extractive import ExtractiveAnswerer, source_sentences, source_units
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.base import Chunk
 from geunkeo.retrieve.base import Hit
@@ -82,3 +82,16 @@ def test_another_documents_sentence_supports_only_when_about_as_relevant():
         "휴학 기간 통산", [Hit(chunk=rule, score=1.0), Hit(chunk=other, score=0.5)], terms=terms)
     assert "금리" not in ans.text  # shares one word of three with the question, from an unrelated document
     assert "등록금" in ans.text  # the lead's own document may support it more loosely
+
+
+def test_a_section_title_behind_a_bullet_is_not_an_answer_unit():
+    text = ("□ 혁신펀드 1호 운용현황\n"
+            "○ 1호 펀드는 2020년부터 2023년까지 운용되었다.\n"
+            "- 목표 금액 5,000억원 조성\n"
+            "- 신청: 온라인 접수")
+    units = [u.text for u in source_units(text)]
+    assert "혁신펀드 1호 운용현황" not in units
+    assert "1호 펀드는 2020년부터 2023년까지 운용되었다." in units
+    assert "목표 금액 5,000억원 조성" in units and "신청: 온라인 접수" in units
+    assert "TOEIC 700점 이상" in [u.text for u in source_units("- TOEIC 700점 이상\n- 혁신펀드 2차 추진계획")]
+    assert "혁신펀드 2차 추진계획" not in [u.text for u in source_units("- TOEIC 700점 이상\n- 혁신펀드 2차 추진계획")]

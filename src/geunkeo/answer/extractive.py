@@ -107,12 +107,20 @@ def source_units(text: str) -> list[Unit]:
             sent = _HEADING.sub("", sent).strip()
             if len(re.sub(r"\W", "", sent)) < 4 or _QUOTED.match(sent):
                 continue
-            # a piece that stops mid-sentence (a page cut it, a caption) is not quotable; a list item is whole
-            if ends_sentence(sent) or (bulleted and j == len(sents) - 1 and not _cut_at_connective(sent)):
+            # a piece that stops mid-sentence (a page cut it, a caption) is not quotable; a list item is whole,
+            # unless it is a section title behind a bullet ("□ 핀테크 혁신펀드 1호 운용현황"): short, no figure
+            if ends_sentence(sent) or (bulleted and j == len(sents) - 1 and not _cut_at_connective(sent)
+                                       and not _bullet_title(sent)):
                 out.append(Unit(sent, position=len(out)))
         if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
     return out
+
+
+def _bullet_title(item: str) -> bool:
+    """A bulleted line that names a section rather than stating something: short, no "label: value", and no
+    number but an ordinal ("1호 운용현황" is a title; "TOEIC 700점 이상" is a fact)."""
+    return len(item) <= 30 and ":" not in item and "：" not in item and not re.search(r"\d(?![\d,.]*(?:호|차|단계))", item)
 
 
 def _cut_at_connective(item: str) -> bool:
