@@ -1,0 +1,106 @@
+"""Colloquial vs formal retrieval on held-out rewrites: does a question typed casually find what its formal twin finds?
+
+    .venv/bin/python benchmarks/colloquial.py [--file benchmarks/data/colloquial_unseen.jsonl] [--json OUT]
+
+The file holds one colloquial rewrite per formal question (`_id`, `dataset` = autorag-ko | sample, `text`),
+written by a helper who had not seen the pattern dictionary or the vocabulary. For each dataset the formal
+question and its rewrite are searched with the whole query pipeline ("full") and with every query stage off
+("plain"); hit@1 (= R@1 where one page is gold, as in autorag-ko), hit@5 and MRR@10 are printed for both styles,
+with the colloquial − formal gap. autorag-ko is judged by document (page), the sample by chunk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import geunkeo
+from geunkeo.config import load_settings
+from geunkeo.query.pipeline import TOGGLES
+from geunkeo.retrieve.tuning import load_beir_queries
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES_OFF = dict.fromkeys(TOGGLES, False)
+
+
+def _index(name: str, sources: list[Path], cache: Path, settings) -> geunkeo.engine.Engine:
+    # the answers benchmark builds autorag-ko's index at the same place: one build serves both
+    index_dir = cache / "answers" / name / "index"
+    if not (index_dir / "CURRENT").is_file():
+        geunkeo.build_index(sources, index_dir, settings)
+    return geunkeo.open_index(index_dir, settings)
+
+
+def _rank_of(hits, gold: set[str], by_doc: bool) -> int | None:
+    for i, h in enumerate(hits, 1):
+        if (h.chunk.doc_id if by_doc else h.chunk_id) in gold:
+            return i
+    return None
+
+
+def _scores(ranks: list[int | None]) -> dict[str, float]:
+    n = len(ranks) or 1
+    return {"hit@1": round(sum(r == 1 for r in ranks) / n, 3),
+            "hit@5": round(sum(r is not None and r <= 5 for r in ranks) / n, 3),
+            "mrr@10": round(sum(1 / r for r in ranks if r is not None and r <= 10) / n, 3)}
+
+
+def run(engine, pairs: list[tuple[str, str, set[str]]], by_doc: bool) -> dict:
+    out: dict = {"questions": len(pairs)}
+    misses = []
+    for config, stages in (("full", {}), ("plain", STAGES_OFF)):
+        ranks: dict[str, list[int | None]] = {"formal": [], "colloquial": []}
+        for formal, colloquial, gold in pairs:
+            for style, text in (("formal", formal), ("colloquial", colloquial)):
+                ranks[style].append(_rank_of(engine.search(text, k=10, **stages).hits, gold, by_doc))
+            if config == "full" and ranks["formal"][-1] == 1 and ranks["colloquial"][-1] != 1:
+                misses.append({"formal": formal, "colloquial": colloquial, "rank": ranks["colloquial"][-1]})
+        f, c = _scores(ranks["formal"]), _scores(ranks["colloquial"])
+        out[config] = {"formal": f, "colloquial": c, "gap@1": round(c["hit@1"] - f["hit@1"], 3)}
+    out["lost_at_1"] = misses
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--file", type=Path, default=ROOT / "benchmarks" / "data" / "colloquial_unseen.jsonl")
+    ap.add_argument("--autorag", type=Path, default=ROOT.parent / "shared" / "datasets" / "autorag-ko")
+    ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--show", type=int, default=5, help="print this many rewrites that lost the top hit")
+    args = ap.parse_args(argv)
+
+    settings = load_settings()
+    settings.query.pending_queue = False  # benchmark questions must not land in the user's queue
+    rows = [json.loads(ln) for ln in args.file.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    result = {}
+    for name in ("autorag-ko", "sample"):
+        mine = [r for r in rows if r["dataset"] == name]
+        if not mine:
+            continue
+        if name == "autorag-ko":
+            queries, qrels = load_beir_queries(args.autorag, "dev")
+            engine = _index(name, [args.autorag / "corpus.jsonl"], args.cache, settings)
+            by_doc = True
+        else:
+            queries, qrels = load_beir_queries(ROOT / "sample" / "gold", "test")
+            engine = _index(name, [ROOT / "sample" / "corpus"], args.cache, settings)
+            by_doc = False
+        pairs = [(queries[r["_id"]], r["text"], set(qrels[r["_id"]])) for r in mine if r["_id"] in queries]
+        result[name] = run(engine, pairs, by_doc)
+        full, plain = result[name]["full"], result[name]["plain"]
+        print(f"{name}: {len(pairs)} pairs | full: formal {full['formal']} colloquial {full['colloquial']} "
+              f"gap@1 {full['gap@1']:+.3f} | plain: formal {plain['formal']['hit@1']} colloquial "
+              f"{plain['colloquial']['hit@1']} gap@1 {plain['gap@1']:+.3f}", file=sys.stderr)
+        for m in result[name]["lost_at_1"][: args.show]:
+            print(f"  lost: {m['colloquial']!r} (rank {m['rank']}) ← {m['formal']!r}", file=sys.stderr)
+    print(json.dumps(result, ensure_ascii=False, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
