@@ -25,6 +25,7 @@ _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 _EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
+_ITEM_NUM = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")  # a 호 in running text: "… 손해 1. 고의로 … 2. 전쟁으로 …"
 _LOC_SPLIT = re.compile(r"\s(?:제\s?\d+\s?조|Article\s\d+|§)")
 
 
@@ -37,6 +38,7 @@ class ContextDoc:
     names: set[str] = field(default_factory=set)  # reg_key()s naming the chunk's own regulation
     articles: dict[str, str] = field(default_factory=dict)  # own article key → its text in this chunk
     paragraphs: dict[str, set[int]] = field(default_factory=dict)  # own article key → paragraph numbers seen
+    items: dict[str, set[str]] = field(default_factory=dict)  # own article key → 호 numbers listed ("1." / "1)")
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)  # (reg_key, article) → evidence snippet
     mentioned: dict[tuple[str, str], set[int]] = field(default_factory=dict)  # paragraphs named in references
 
@@ -102,6 +104,7 @@ class ContextIndex:
         doc.articles = _own_articles(chunk)
         for key, art_text in doc.articles.items():
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
+            doc.items[key] = set(_ITEM_NUM.findall(art_text))
             for name in doc.names:
                 doc.pairs[(name, key)] = art_text[:200]
         last_named: str | None = None
@@ -173,10 +176,11 @@ class ContextIndex:
                     return n
         return None
 
-    def citation(self, art: str, para: int | None, regs: list[str] | None, kind_word: str = "") -> tuple[
-            ContextDoc, str] | None:
-        """(context, evidence) supporting article `art` of one of `regs` (reg_key()s); `regs=None` means any
-        regulation of the contexts, preferring those whose name contains `kind_word` (약관, 규정, terms…)."""
+    def citation(self, art: str, para: int | None, regs: list[str] | None, kind_word: str = "",
+                 item: str | None = None) -> tuple[ContextDoc, str] | None:
+        """(context, evidence) supporting article `art` (its paragraph `para` and item `item`, when given) of one
+        of `regs` (reg_key()s); `regs=None` means any regulation of the contexts, preferring those whose name
+        contains `kind_word` (약관, 규정, terms…)."""
         docs = self.docs
         if regs is None and kind_word:
             preferred = [d for d in docs if any(kind_word in nm for nm in d.names)]
@@ -191,8 +195,17 @@ class ContextIndex:
                     continue
                 if para is not None and not self._has_paragraph(d, name, art, para):
                     continue
+                if item and not self._has_item(d, art, item):
+                    continue
                 return d, evidence
         return None
+
+    @staticmethod
+    def _has_item(d: ContextDoc, art: str, item: str) -> bool:
+        """An article whose text lists numbered items must list this one; one known only by reference, or with no
+        numbered list in the context, cannot be checked, so its items pass."""
+        listed = d.items.get(art)
+        return not listed or item in listed or f"제{item}호" in d.articles.get(art, "").replace(" ", "")
 
     @staticmethod
     def _has_paragraph(d: ContextDoc, name: str, art: str, para: int) -> bool:

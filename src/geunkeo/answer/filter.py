@@ -200,9 +200,7 @@ class HallucinationFilter:
             elif e.kind == "citation":
                 regs, kind_word = self._resolve(e, state, prev_regs)
                 prev_regs = regs
-                found = ctx.citation(e.article, e.paragraph, regs, kind_word)
-                if found is not None and e.item and not _has_item(found[0].articles.get(e.article), e.item):
-                    found = None  # 제5조 제1항 제4호 where the article lists items 1–3 only
+                found = ctx.citation(e.article, e.paragraph, regs, kind_word, e.item)
                 if found is None:
                     bad.append(e)
                 else:
@@ -336,17 +334,6 @@ class _Injected:
         self.report.injection_used.append({
             "sentence": sent, "context": str(n), "chunk_id": chunk.chunk_id, "kind": span.kind if span else "",
             "text": span.phrase if span else "", "items": items, "reason": reason})
-
-
-def _has_item(article_text: str | None, item: str) -> bool:
-    """Whether an article whose text is in the context lists item `item` (호: "4." / "4)" / "제4호"; 목: "라.");
-    an article known only by reference cannot be checked, so its items pass."""
-    if not article_text:
-        return True
-    listed = re.findall(r"(?:^|\s)(\d{1,2})[.)]\s", article_text)
-    if not listed:
-        return True  # an article without a numbered list: nothing to check against
-    return item in listed or f"제{item}호" in article_text.replace(" ", "")
 
 
 def _keep(report: FilterReport, item: dict[str, str]) -> None:

@@ -177,11 +177,13 @@ _WEAK_STOP_END = (
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
                 "교육원", "지원단", "사업단", "봉사단"}
+# an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"
+_NUMBER_NEXT = r"\s\(?\+?\d"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
-_GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|\s\(?\+?\d")
+_GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|" + _NUMBER_NEXT)
 _BU_OK_NEXT = re.compile(
-    r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|\s\(?\+?\d")
+    r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|" + _NUMBER_NEXT)
 _EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat)"
 _EN_CAP = r"[A-Z][A-Za-z&'\-]*"
 _DEPT_EN = _first(
@@ -204,11 +206,9 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
         return False
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
-    if name.endswith(("청", "공단")):
-        return bool(_BU_OK_NEXT.match(text, end))  # an agency is addressed, like an office ending in 부
-    if name.endswith("부"):
-        # an insurer's or a ministry's office (보험금지급심사부, 교육부) is addressed: a particle or a bracket
-        # follows ("…심사부로 문의", "…부(02.…)"), not another noun
+    if name.endswith(("부", "청", "공단")):
+        # an insurer's or a ministry's office or an agency (보험금지급심사부, 교육부, 교육청, …공단) is addressed: a
+        # particle, a bracket or its number follows ("…심사부로 문의", "…부(02.…)"), not another noun
         return bool(_BU_OK_NEXT.match(text, end))
     return True
 
