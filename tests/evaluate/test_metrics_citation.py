@@ -39,3 +39,18 @@ def test_not_computable_cases():
     acc = citation_accuracy(inputs(CASE, answer(f"{S1}.", HITS), HITS, {}))
     assert (acc.computable, acc.details["reason"]) == (False, "the answer cites nothing")
     assert citation_coverage(inputs(CASE, answer(f"{S1}.", HITS), HITS, {})).value == 0.0
+
+
+def test_coverage_is_the_serving_gates_definition():
+    """A generic sentence (the contact advice) needs no citation: the metric and the gate give the same figure."""
+    from geunkeo.answer.base import AnswerSentence
+    from geunkeo.answer.gate import decide
+    from geunkeo.config import Settings
+
+    ans = answer(f"{S1} [1]. {S2}. 자세한 내용은 담당 부서에 문의하세요.", HITS, [(S1, [1]), (S2, [])])
+    ans.sentences.append(AnswerSentence("자세한 내용은 담당 부서에 문의하세요.", generic=True))
+    cov = citation_coverage(inputs(CASE, ans, HITS, {"c1": {S1}}))
+    assert cov.value == pytest.approx(1 / 2, abs=1e-6)
+    assert cov.details == {"cited": 1, "sentences": 2, "generic": 1, "uncited": [S2]}
+    gate = decide(ans, Settings().answer, can_regenerate=False)
+    assert gate.checks["citation_coverage"] == pytest.approx(cov.value, abs=1e-4)

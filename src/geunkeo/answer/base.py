@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -24,6 +25,17 @@ class AnswerSentence:
     text: str
     citations: list[Citation] = field(default_factory=list)
     generic: bool = False  # a standard sentence (contact advice, source-language note): needs no citation
+
+
+def citation_coverage(sentences: Iterable[AnswerSentence]) -> float | None:
+    """Share of the content sentences (not generic) that cite at least one context; None when there are none.
+
+    The one definition: the serving gate (answer/gate.py) and the evaluation's `citation_coverage` metric
+    (evaluate/metrics/citation.py) both read it, so a served answer and its evaluation agree."""
+    content = [s for s in sentences if not s.generic]
+    if not content:
+        return None
+    return sum(1 for s in content if s.citations) / len(content)
 
 
 @dataclass

@@ -23,7 +23,7 @@ coverage below threshold, or a cited chunk of a superseded version (retrieve/ver
 from __future__ import annotations
 
 from geunkeo.answer.answerability import Answerability
-from geunkeo.answer.base import Answer, GateDecision
+from geunkeo.answer.base import Answer, GateDecision, citation_coverage
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import superseded_cited
@@ -70,19 +70,12 @@ def retrieval_confidence(query: str, hits: list[Hit], terms: dict[str, float] | 
     return round(value, 4), {k: round(v, 4) for k, v in parts.items()}
 
 
-def citation_coverage(answer: Answer) -> float:
-    content = [s for s in answer.sentences if not s.generic]
-    if not content:
-        return 0.0
-    return sum(1 for s in content if s.citations) / len(content)
-
-
 def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
            confidence: tuple[float, dict[str, float]] | None = None,
            answerability: Answerability | None = None) -> GateDecision:
     """The gate's decision for a filtered answer (`confidence` may be passed in to avoid recomputing it)."""
     conf, parts = confidence if confidence is not None else retrieval_confidence(answer.query, answer.contexts)
-    coverage = citation_coverage(answer)
+    coverage = citation_coverage(answer.sentences) or 0.0
     removed = len(answer.filter_report.removed)
     unverified = len(answer.filter_report.unverified)
     checks = {"citation_coverage": round(coverage, 4), "unsupported_removed": float(removed),

@@ -2,36 +2,46 @@
 
 from __future__ import annotations
 
+from geunkeo.answer.base import AnswerSentence, Citation
+from geunkeo.answer.base import citation_coverage as shared_coverage
 from geunkeo.evaluate.base import Claim, MetricResult
-from geunkeo.evaluate.claims import split_sentences
+from geunkeo.evaluate.claims import extract_claims, split_sentences, strip_citations
 from geunkeo.evaluate.metrics.generation import NO_ANSWER
 from geunkeo.evaluate.metrics.inputs import CaseInputs, context_text
 
 
-def cited_sentences(x: CaseInputs) -> list[tuple[str, list[int]]]:
-    """(sentence text, cited context numbers) — from the answer's own sentence list, else parsed from [n]."""
+def cited_sentences(x: CaseInputs) -> list[AnswerSentence]:
+    """The answer's sentences, citation markers stripped: its own sentence list, else parsed from [n] in its text
+    (a text-only answer has no generic flags: every sentence counts as content)."""
     if x.answer is None:
         return []
     if x.answer.sentences:
-        from geunkeo.evaluate.claims import strip_citations
-
-        return [(strip_citations(s.text)[0], [c.n for c in s.citations]) for s in x.answer.sentences
-                if strip_citations(s.text)[0]]
-    return [(s.text, s.citations) for s in split_sentences(x.answer.text)]
+        out = []
+        for s in x.answer.sentences:
+            text = strip_citations(s.text)[0]
+            if text:
+                out.append(AnswerSentence(text, list(s.citations), s.generic))
+        return out
+    return [AnswerSentence(s.text, [Citation(n, "", "") for n in s.citations])
+            for s in split_sentences(x.answer.text)]
 
 
 def citation_coverage(x: CaseInputs) -> MetricResult:
-    """Share of answer sentences that cite at least one context."""
-    name, method = "citation_coverage", "sentences with ≥1 citation / sentences"
+    """Share of content answer sentences that cite at least one context (answer.base.citation_coverage: the
+    serving gate's definition, so a generic sentence such as the contact advice needs no citation)."""
+    name, method = "citation_coverage", "content sentences with ≥1 citation / content sentences (generic ones excluded)"
     if x.answer_text is None:
         return MetricResult.not_computable(name, method, NO_ANSWER)
     sents = cited_sentences(x)
-    if not sents:
-        return MetricResult.not_computable(name, method, "the answer has no sentences")
-    cited = sum(1 for _, c in sents if c)
-    return MetricResult(name, round(cited / len(sents), 6), method,
-                        details={"cited": cited, "sentences": len(sents),
-                                 "uncited": [t for t, c in sents if not c]})
+    coverage = shared_coverage(sents)
+    if coverage is None:
+        return MetricResult.not_computable(name, method, "the answer has no content sentences")
+    content = [s for s in sents if not s.generic]
+    cited = sum(1 for s in content if s.citations)
+    return MetricResult(name, round(coverage, 6), method,
+                        details={"cited": cited, "sentences": len(content),
+                                 "generic": len(sents) - len(content),
+                                 "uncited": [s.text for s in content if not s.citations]})
 
 
 def citation_accuracy(x: CaseInputs) -> MetricResult:
@@ -40,11 +50,9 @@ def citation_accuracy(x: CaseInputs) -> MetricResult:
     if x.answer_text is None:
         return MetricResult.not_computable(name, method, NO_ANSWER)
     contexts = x.contexts
-    pairs = [(t, n) for t, ns in cited_sentences(x) for n in ns]
+    pairs = [(s.text, c.n) for s in cited_sentences(x) for c in s.citations]
     if not pairs:
         return MetricResult.not_computable(name, method, "the answer cites nothing")
-    from geunkeo.evaluate.claims import extract_claims
-
     rows, ok = [], 0
     for text, n in pairs:
         if not 1 <= n <= len(contexts):
