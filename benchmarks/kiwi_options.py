@@ -1,8 +1,9 @@
-"""Kiwi's multi-word dictionary: what loading it costs a process, and what it changes in BM25 retrieval.
+"""Kiwi's dictionaries (multi-word, default user dictionary): what loading them costs, and what they change in BM25.
 
     .venv/bin/python benchmarks/kiwi_options.py [--dataset ../shared/datasets/autorag-ko --split dev]
 
-Prints, for `Kiwi()` with and without `load_multi_dict`: the time to a ready analyzer in a fresh process (median
+Prints, for each variant of `Kiwi()` (VARIANTS: with and without `load_multi_dict`, and without the default
+dictionary too): the time to a ready analyzer in a fresh process (median
 of --runs, constructor + first tokenize), and Kiwi-BM25 (geunkeo's analyzer, bm25s) recall@1/@5 and MRR@10 on
 the dataset's queries and on the sample gold set — both analyzers in this one process, same corpus, same code.
 """
@@ -23,11 +24,14 @@ from geunkeo.text import analyzer as analyzer_mod
 from geunkeo.text import kiwi as kiwi_mod
 
 ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = {"multi_dict": {}, "no_multi_dict": {"load_multi_dict": False},
+            "no_multi_no_default_dict": {"load_multi_dict": False, "load_default_dict": False}}
 READY = "import time,kiwipiepy;t=time.perf_counter();k=kiwipiepy.Kiwi(num_workers=2{opt});k.tokenize('휴학 신청');" \
         "print(time.perf_counter()-t)"
 
 
-def ready_seconds(opt: str, runs: int) -> float:
+def ready_seconds(options: dict, runs: int) -> float:
+    opt = "".join(f", {k}={v!r}" for k, v in options.items())
     times = [float(subprocess.run([sys.executable, "-c", READY.format(opt=opt)], capture_output=True, text=True,
                                   check=True).stdout) for _ in range(runs)]
     return round(statistics.median(times), 3)
@@ -51,11 +55,11 @@ def corpus_of(path: Path) -> tuple[list[str], list[str]]:
     return ids, texts
 
 
-def bm25_scores(multi: bool, ids: list[str], texts: list[str], queries: dict[str, str],
+def bm25_scores(options: dict, ids: list[str], texts: list[str], queries: dict[str, str],
                 qrels: dict[str, dict[str, int]]) -> dict[str, float]:
     from kiwipiepy import Kiwi
 
-    kiwi_mod._kiwi = Kiwi(num_workers=2, load_multi_dict=multi)
+    kiwi_mod._kiwi = Kiwi(num_workers=2, **options)
     analyzer_mod._analyzer = None
     an = analyzer_mod.get_analyzer()
     retriever = bm25s.BM25()
@@ -82,15 +86,13 @@ def main() -> int:
     ap.add_argument("--split", default="dev")
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    out: dict = {"ready_s": {"multi_dict": ready_seconds("", args.runs),
-                             "no_multi_dict": ready_seconds(", load_multi_dict=False", args.runs)}}
+    out: dict = {"ready_s": {name: ready_seconds(options, args.runs) for name, options in VARIANTS.items()}}
     sets = {"autorag-ko": (args.dataset / "corpus.jsonl", args.dataset, args.split),
             "sample": (ROOT / "sample" / "corpus", ROOT / "sample" / "gold", "test")}
     for name, (corpus, qdir, split) in sets.items():
         ids, texts = corpus_of(corpus)
         queries, qrels = load_beir_queries(qdir, split)
-        out[name] = {"multi_dict": bm25_scores(True, ids, texts, queries, qrels),
-                     "no_multi_dict": bm25_scores(False, ids, texts, queries, qrels)}
+        out[name] = {variant: bm25_scores(options, ids, texts, queries, qrels) for variant, options in VARIANTS.items()}
     print(json.dumps(out, indent=1))
     return 0
 
