@@ -143,6 +143,11 @@ class AnswerSettings(_Section):
     # extractive: a supporting sentence must share at least this fraction of the best sentence's query-term
     # overlap (0.5: a sentence from a neighbouring topic that shares one word is not quoted)
     extractive_min_relative_overlap: float = 0.5
+    # extractive: supporting sentences are added only while the answer stays within this many characters; the
+    # fact first is always quoted and a proviso stays with its sentence. 800 on autorag-ko dev: answers p90 747,
+    # longest 812 chars instead of 1,438, key facts unchanged ("the fact, then at most two or three supporting
+    # sentences", ../shared/answers.md — not a page of PDF text)
+    extractive_max_chars: int = 800
     gate_max_unverified: int = 0  # amounts/dates/percentages in the answer that no context contains
     departments_file: str | None = None  # one organisation name per line, recognised by the filter
     allowlist_file: str | None = None  # contacts/names always accepted (main phone, website), one per line

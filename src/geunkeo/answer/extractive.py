@@ -5,7 +5,9 @@ Each unit is scored by the weighted share of the query's BM25 terms it contains,
 question asks for (an amount for 얼마, a date or period for 언제, a count for 몇 …; `answer.slots`), and small
 bonuses for an early position and a high-ranked chunk. The best unit comes first; the others are picked by MMR
 (relevance minus similarity to what is already chosen) and shown in reading order. A proviso (단, 다만, 제외,
-예외, 그러하지 아니하다) that follows a chosen sentence stays with it. A question in another language than the
+예외, 그러하지 아니하다) that follows a chosen sentence stays with it. A sentence about another member of a series
+the question names (2호 for a question on 1호) is demoted and never leads; supporting sentences stop at
+`extractive_max_chars`. A question in another language than the
 source gets a note saying so, and the source sentences are quoted verbatim rather than translated.
 """
 
@@ -57,6 +59,9 @@ _INTRO = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같
 _ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s*\S")
 _ITEM_MARK = re.compile(r"^\(?(\d{1,2}|[가-하])[.)]\s*")
 MAX_ITEMS, MAX_UNIT_CHARS = 10, 700
+# a numbered member of a series the question names ("핀테크 혁신펀드 1호", "3차 공고", "2단계", "제2호"): a sentence
+# about another member of the same series ("2호 펀드 역시 …") answers about something else
+_ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})\s?(호|차|단계|기)(?![가-힣]?\d)")
 
 
 def source_sentences(text: str) -> list[str]:
@@ -138,6 +143,23 @@ def title_terms(title: str) -> frozenset:
     return frozenset(get_analyzer().terms(title)) if title else frozenset()
 
 
+def ordinals(text: str) -> dict[str, set[str]]:
+    """Numbered members of a series a text names, by counter: "1호 펀드와 2차 공고" → {"호": {"1"}, "차": {"2"}}."""
+    out: dict[str, set[str]] = {}
+    for number, counter in _ORDINAL.findall(text):
+        out.setdefault(counter, set()).add(number)
+    return out
+
+
+def names_other_member(asked: dict[str, set[str]], text: str) -> bool:
+    """Whether `text` names another member of a series the question asks about (2호 for a question on 1호) and
+    not the one asked."""
+    if not asked:
+        return False
+    said = ordinals(text)
+    return any(said.get(counter) and not (said[counter] & numbers) for counter, numbers in asked.items())
+
+
 @lru_cache(maxsize=512)
 def chunk_units(text: str) -> tuple[tuple[Unit, frozenset], ...]:
     """`source_units` of a chunk with each unit's BM25 terms; cached, because the answerer and the gate's
@@ -164,6 +186,7 @@ class _Candidate:
     slot: bool  # carries what the question asks for
     score: float
     figure: bool = False  # states an amount, date, count or rate
+    other_member: bool = False  # about another member of a series the question names (2호 for 1호)
 
 
 _SLOT_BONUS = 0.25
@@ -174,6 +197,7 @@ _MMR_LAMBDA = 0.5
 _NEIGHBOUR_SHARE = 0.5
 _TITLE_TERM_WEIGHT = 0.35
 _NEIGHBOUR_BONUS = 0.1
+_OTHER_MEMBER_FACTOR = 0.5
 
 
 class ExtractiveAnswerer(Answerer):
@@ -184,6 +208,7 @@ class ExtractiveAnswerer(Answerer):
         self.max_sentences = s.max_sentences
         self.top_chunks = s.extractive_top_chunks
         self.min_relative_overlap = s.extractive_min_relative_overlap
+        self.max_chars = s.extractive_max_chars
 
     def answer(self, query: str, hits: list[Hit], trace: Trace | None = None, *,
                terms: dict[str, float] | None = None) -> Answer:
@@ -220,6 +245,7 @@ class ExtractiveAnswerer(Answerer):
         analyzer = get_analyzer()
         weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
         units_by_hit = {r: chunk_units(hit.chunk.text) for r, hit in enumerate(hits[: self.top_chunks])}
+        asked = ordinals(query)
         cands: list[_Candidate] = []
         seen: set[str] = set()
         for r, units in units_by_hit.items():
@@ -237,7 +263,10 @@ class ExtractiveAnswerer(Answerer):
                 score = (overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position)
                          + 0.15 / (1 + r))
                 figure = bool(set(NUMERIC_SLOTS) & sentence_slots(unit.text))
-                cands.append(_Candidate(r, unit, tset, overlap, has_slot, score, figure))
+                other = names_other_member(asked, unit.text)
+                if other:
+                    score *= _OTHER_MEMBER_FACTOR
+                cands.append(_Candidate(r, unit, tset, overlap, has_slot, score, figure, other))
         return cands, units_by_hit
 
     def _choose(self, cands: list[_Candidate], doc_of: list[str]) -> list[_Candidate]:
@@ -249,8 +278,10 @@ class ExtractiveAnswerer(Answerer):
         # the fact first: when the question asks for one, the lead is the best sentence that states it, unless it
         # shares clearly less of the question than the best sentence overall; in the best-retrieved chunk half as
         # much is enough ("정규 등록 기간: 2025. 2. 24.(월) ~ …" answers "등록금 정규 납부 기간은 언제")
-        lead = next((c for c in pool if c.slot and c.overlap >= (_LEAD_SHARE_TOP if c.rank == 0 else _LEAD_SHARE)
-                     * best_overlap), pool[0])
+        # a sentence about another member of the series the question names (2호 for 1호) never leads
+        leads = [c for c in pool if not c.other_member] or pool
+        lead = next((c for c in leads if c.slot and c.overlap >= (_LEAD_SHARE_TOP if c.rank == 0 else _LEAD_SHARE)
+                     * best_overlap), leads[0])
         chosen = [lead]
         pool = [lead, *(c for c in pool if c is not lead)]
         # a sentence from another document than the lead's supports it only when it is about as relevant
@@ -272,7 +303,8 @@ class ExtractiveAnswerer(Answerer):
                 return (c.score + (_NEIGHBOUR_BONUS if c.figure and beside_chosen(c) else 0.0)
                         - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen))
 
-            ready = [c for c in rest if eligible(c)]
+            room = self.max_chars - sum(len(x.unit.text) for x in chosen)
+            ready = [c for c in rest if eligible(c) and len(c.unit.text) <= room]
             if not ready:
                 break
             nxt = max(ready, key=mmr)
