@@ -41,3 +41,27 @@ def test_supporting_sentences_stop_at_the_length_budget_but_the_fact_is_always_q
     assert len(short.sentences) == 2  # the second fits (29 chars), the third would not
     tiny = ExtractiveAnswerer(AnswerSettings(extractive_max_chars=10)).answer(question, [_hit(text)])
     assert len(tiny.sentences) == 1
+
+
+PLAN = """정부 서비스 통합 목표는 2025년까지 누적 900종이다.
+통합 서비스 목표 달성을 위해 정부 서비스 화면을 표준화한다.
+정부 서비스 통합 목표는 2026년까지 누적 1,500종으로 늘어난다.
+교육부와 국세청 등 4개 기관의 서비스에 우선 적용한다."""
+
+
+def test_asks_several():
+    from geunkeo.answer.slots import asks_several
+
+    assert asks_several("통합 서비스는 언제 몇 종이 되며, 어떤 기관에 우선 적용되나요?")
+    assert asks_several("휴학 기간과 그리고 복학 절차를 알려주세요")
+    assert asks_several("What is covered and what is not?")
+    assert not asks_several("등록금 납부 기간은 언제입니까?")
+
+
+def test_a_question_asking_two_things_gets_a_sentence_for_each_part():
+    settings = AnswerSettings(max_sentences=2)
+    both = ExtractiveAnswerer(settings).answer("정부 서비스 통합 목표는 몇 종이며, 어떤 기관에 우선 적용되나요?",
+                                               [_hit(PLAN)])
+    assert any("4개 기관" in s.text for s in both.sentences)
+    one = ExtractiveAnswerer(settings).answer("정부 서비스 통합 목표는 몇 종인가요?", [_hit(PLAN)])
+    assert not any("4개 기관" in s.text for s in one.sentences)

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from geunkeo.answer.base import Answer, Answerer, AnswerSentence
 from geunkeo.answer.cited import citation_for, render
-from geunkeo.answer.slots import NUMERIC_SLOTS, question_slots, sentence_slots
+from geunkeo.answer.slots import NUMERIC_SLOTS, asks_several, question_slots, sentence_slots
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.reflow import ends_sentence
 from geunkeo.retrieve.base import Hit
@@ -198,6 +198,7 @@ _NEIGHBOUR_SHARE = 0.5
 _TITLE_TERM_WEIGHT = 0.35
 _NEIGHBOUR_BONUS = 0.1
 _OTHER_MEMBER_FACTOR = 0.5
+_NOVELTY_WEIGHT = 0.5
 
 
 class ExtractiveAnswerer(Answerer):
@@ -221,7 +222,11 @@ class ExtractiveAnswerer(Answerer):
                           sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
         slots = question_slots(query)
         cands, units_by_hit = self._candidates(query, hits, terms, slots)
-        chosen = self._choose(cands, [h.chunk.title or h.chunk.doc_id for h in hits])
+        # a question that asks several things: supporting sentences are also chosen for the words of the question
+        # no chosen sentence holds yet (its other part), not only for overall relevance
+        weights = dict(terms) if terms else dict.fromkeys(get_analyzer().terms(query), 1.0)
+        chosen = self._choose(cands, [h.chunk.title or h.chunk.doc_id for h in hits],
+                              weights if asks_several(query) else None)
         if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
             chosen = [c for c in cands if c.rank == 0][:2]
         ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
@@ -269,7 +274,8 @@ class ExtractiveAnswerer(Answerer):
                 cands.append(_Candidate(r, unit, tset, overlap, has_slot, score, figure, other))
         return cands, units_by_hit
 
-    def _choose(self, cands: list[_Candidate], doc_of: list[str]) -> list[_Candidate]:
+    def _choose(self, cands: list[_Candidate], doc_of: list[str],
+                parts: dict[str, float] | None = None) -> list[_Candidate]:
         pool = sorted((c for c in cands if c.overlap > 0), key=lambda c: -c.score)
         if not pool:
             return []
@@ -297,11 +303,17 @@ class ExtractiveAnswerer(Answerer):
             return c.overlap >= need or (c.figure and beside_chosen(c) and c.overlap >= _NEIGHBOUR_SHARE * need)
 
         rest = [c for c in pool[1:] if c.overlap > 0]
+        total = (sum(parts.values()) or 1.0) if parts else 1.0
         while len(chosen) < self.max_sentences:
             # MMR: relevance minus similarity to what is already said (notices repeat their contact line)
-            def mmr(c: _Candidate) -> float:
+            # plus, for a question asking several things (`parts`: its weighted terms), what the sentence adds: the
+            # words no chosen sentence holds yet ("언제 몇 종이 되고, 어느 기관의 서비스가 우선 적용되는가")
+            said = frozenset().union(*(x.terms for x in chosen))
+
+            def mmr(c: _Candidate, said: frozenset = said) -> float:
+                novel = sum(w for t, w in parts.items() if t in c.terms and t not in said) / total if parts else 0.0
                 return (c.score + (_NEIGHBOUR_BONUS if c.figure and beside_chosen(c) else 0.0)
-                        - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen))
+                        + _NOVELTY_WEIGHT * novel - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen))
 
             room = self.max_chars - sum(len(x.unit.text) for x in chosen)
             ready = [c for c in rest if eligible(c) and len(c.unit.text) <= room]

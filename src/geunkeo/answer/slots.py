@@ -56,6 +56,17 @@ QUESTION_WORDS: dict = json.loads(resources.files("geunkeo.data").joinpath("ques
 QUESTION_TERMS = frozenset(QUESTION_WORDS["question_terms"])
 
 
+_PART_MARKERS = tuple(QUESTION_WORDS["part_markers"])
+_ASKING = re.compile("|".join(QUESTION_WORDS["question_words"]) + r"|\b(?:what|when|where|which|who|how|why)\b", re.I)
+
+
+def asks_several(question: str) -> bool:
+    """Whether a question asks more than one thing: two question words ("언제 … 몇 종 …, 어떤 기관 …") or a marker
+    joining two questions ("그리고", "또한", "각각", "and what")."""
+    low = question.lower()
+    return len(_ASKING.findall(question)) >= 2 or any(m in low for m in _PART_MARKERS)
+
+
 def question_slots(question: str) -> list[str]:
     """The slots a question asks for, most specific first (amount before condition, …)."""
     return [slot for slot, pattern in _QUESTION.items() if pattern.search(question)]
