@@ -31,6 +31,7 @@ from geunkeo.query.base import QueryPlan
 from geunkeo.query.pipeline import QueryPipeline
 from geunkeo.retrieve.base import Hit, Reranker, SearchResult
 from geunkeo.retrieve.hybrid import HybridRetriever
+from geunkeo.text.analyzer import analyzer_version
 from geunkeo.trace import Trace
 
 __all__ = ["AnswerOptions", "Engine", "SearchOptions", "SearchResult", "ask", "open_index"]
@@ -72,6 +73,12 @@ class Engine:
             raise ConfigError(
                 f"index was built with embedder {self.manifest.embedder!r} but settings ask for "
                 f"{self.settings.index.embedder!r}; use the same embedder or rebuild"
+            )
+        if self.manifest.analyzer_version != analyzer_version():
+            # query terms from another analyzer miss the index's postings: BM25 would degrade without a word
+            raise ConfigError(
+                f"index terms come from {self.manifest.analyzer_version}, this process analyses queries with "
+                f"{analyzer_version()}; rebuild the index with `geunkeo index --replace`"
             )
         limit_blas_threads(self.settings.index.search_blas_threads)
         self.store: VectorStore = make_store(self.settings, current_generation(self.path), self.manifest.dim,

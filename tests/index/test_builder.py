@@ -159,3 +159,18 @@ def test_each_distinct_title_is_embedded_once():
     vecs = _embed_titles(emb, ["가이드", "판결", "가이드", "가이드"])
     assert emb.seen == ["가이드", "판결"]
     assert vecs.tolist() == [[3, 1], [2, 1], [3, 1], [3, 1]]
+
+
+def test_opening_an_index_built_by_another_analyzer_is_refused(corpus, tmp_path):
+    import geunkeo
+    from geunkeo.errors import ConfigError
+
+    idx = tmp_path / "idx"
+    build_index([corpus], idx, replace=True)
+    geunkeo.open_index(idx)  # the same analyzer: opens
+    path = current_generation(idx) / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["analyzer_version"] = data["analyzer_version"].replace("geunkeo-analyzer-", "geunkeo-analyzer-0")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match="rebuild the index with `geunkeo index --replace`"):
+        geunkeo.open_index(idx)

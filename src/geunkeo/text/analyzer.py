@@ -35,12 +35,18 @@ EN_STOPWORDS = frozenset(
 )
 
 
+def analyzer_version() -> str:
+    """The analyzer's version (Kiwi's and this module's revision), known without loading Kiwi: an index records
+    it, and terms from another version do not match its postings."""
+    return f"kiwi-{kiwi_version()}/geunkeo-analyzer-{ANALYZER_REVISION}"
+
+
 class Analyzer:
     """Turns text into BM25 terms; one instance per process (see `get_analyzer`)."""
 
     def __init__(self) -> None:
         self._stemmer = Stemmer.Stemmer("english")
-        self.version = f"kiwi-{kiwi_version()}/geunkeo-analyzer-{ANALYZER_REVISION}"
+        self.version = analyzer_version()
 
     # -- public API -------------------------------------------------------------------------------------------
     def terms(self, text: str) -> list[str]:
