@@ -27,12 +27,17 @@ class AnswerSentence:
     generic: bool = False  # a standard sentence (contact advice, source-language note): needs no citation
 
 
+def content_sentences(sentences: Iterable[AnswerSentence]) -> list[AnswerSentence]:
+    """The sentences that state something from the documents (not the standard generic ones)."""
+    return [s for s in sentences if not s.generic]
+
+
 def citation_coverage(sentences: Iterable[AnswerSentence]) -> float | None:
     """Share of the content sentences (not generic) that cite at least one context; None when there are none.
 
     The one definition: the serving gate (answer/gate.py) and the evaluation's `citation_coverage` metric
     (evaluate/metrics/citation.py) both read it, so a served answer and its evaluation agree."""
-    content = [s for s in sentences if not s.generic]
+    content = content_sentences(sentences)
     if not content:
         return None
     return sum(1 for s in content if s.citations) / len(content)

@@ -221,10 +221,11 @@ class ExtractiveAnswerer(Answerer):
             return Answer(query=query, text=NOT_FOUND[lang], lang=lang, answerer=self.name, trace=trace,
                           sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
         slots = question_slots(query)
-        cands, units_by_hit = self._candidates(query, hits, terms, slots)
+        # the query's weighted terms: the plan's, else the query's own (analysed once, read by both steps)
+        weights = dict(terms) if terms else dict.fromkeys(get_analyzer().terms(query), 1.0)
+        cands, units_by_hit = self._candidates(query, hits, weights, slots)
         # a question that asks several things: supporting sentences are also chosen for the words of the question
         # no chosen sentence holds yet (its other part), not only for overall relevance
-        weights = dict(terms) if terms else dict.fromkeys(get_analyzer().terms(query), 1.0)
         chosen = self._choose(cands, [h.chunk.title or h.chunk.doc_id for h in hits],
                               weights if asks_several(query) else None)
         if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
@@ -245,10 +246,8 @@ class ExtractiveAnswerer(Answerer):
         return Answer(query=query, text=render(sentences), lang=lang, sentences=sentences, contexts=list(hits),
                       answerer=self.name, trace=trace)
 
-    def _candidates(self, query: str, hits: list[Hit], terms: dict[str, float] | None,
+    def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float],
                     slots: list[str]) -> tuple[list[_Candidate], dict[int, tuple]]:
-        analyzer = get_analyzer()
-        weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
         units_by_hit = {r: chunk_units(hit.chunk.text) for r, hit in enumerate(hits[: self.top_chunks])}
         asked = ordinals(query)
         cands: list[_Candidate] = []

@@ -23,7 +23,7 @@ coverage below threshold, or a cited chunk of a superseded version (retrieve/ver
 from __future__ import annotations
 
 from geunkeo.answer.answerability import Answerability
-from geunkeo.answer.base import Answer, GateDecision, citation_coverage
+from geunkeo.answer.base import Answer, GateDecision, citation_coverage, content_sentences
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import superseded_cited
@@ -85,7 +85,7 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     verify_action = _verification_checks(answer, settings, checks, reasons, can_regenerate)
     if not answer.contexts:
         return GateDecision("escalate", ["no_context: nothing was retrieved"], checks)
-    if not any(not s.generic for s in answer.sentences):
+    if not content_sentences(answer.sentences):
         return GateDecision("escalate", ["no_answer: the answer has no content sentence"], checks)
     # across languages the confidence has no term-coverage part (ranks and margins only); whether the documents
     # answer is then the answerability check's call, which reads the plan's glossary translations

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from geunkeo.answer.base import Answer
+from geunkeo.answer.base import Answer, content_sentences
 from geunkeo.config import Settings
 from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
@@ -80,10 +80,10 @@ def evaluation_view(ans: Answer | None) -> tuple[Answer | None, str]:
     from geunkeo.answer.cited import render
 
     if ans.gate is not None and ans.gate.action == "escalate" and ans.draft:
-        draft = [s for s in ans.draft_sentences if not s.generic]
+        draft = content_sentences(ans.draft_sentences)
         text = render(draft) if ans.draft_sentences else ans.draft
         return replace(ans, text=text, sentences=draft), "draft withheld by the serving gate"
-    content = [s for s in ans.sentences if not s.generic]
+    content = content_sentences(ans.sentences)
     if len(content) == len(ans.sentences):
         return ans, "served answer"
     return replace(ans, sentences=content, text=render(content)), "served answer without generic sentences"

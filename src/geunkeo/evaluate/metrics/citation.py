@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from geunkeo.answer.base import AnswerSentence, Citation
+from geunkeo.answer.base import AnswerSentence, Citation, content_sentences
 from geunkeo.answer.base import citation_coverage as shared_coverage
 from geunkeo.evaluate.base import Claim, MetricResult
 from geunkeo.evaluate.claims import extract_claims, split_sentences, strip_citations
@@ -36,12 +36,11 @@ def citation_coverage(x: CaseInputs) -> MetricResult:
     coverage = shared_coverage(sents)
     if coverage is None:
         return MetricResult.not_computable(name, method, "the answer has no content sentences")
-    content = [s for s in sents if not s.generic]
-    cited = sum(1 for s in content if s.citations)
+    content = content_sentences(sents)
+    uncited = [s.text for s in content if not s.citations]
     return MetricResult(name, round(coverage, 6), method,
-                        details={"cited": cited, "sentences": len(content),
-                                 "generic": len(sents) - len(content),
-                                 "uncited": [s.text for s in content if not s.citations]})
+                        details={"cited": len(content) - len(uncited), "sentences": len(content),
+                                 "generic": len(sents) - len(content), "uncited": uncited})
 
 
 def citation_accuracy(x: CaseInputs) -> MetricResult:
