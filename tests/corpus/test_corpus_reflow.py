@@ -31,6 +31,30 @@ def test_lines_broken_mid_sentence_are_joined():
     assert out[5] == "구분 2022 2023 2024"
 
 
+MARGIN = (
+    "근로자 또는 종교관련종사자 본인이나 그 배우자의 출산 및 6세 이하 자녀의 보육과 관련하여 사용자 또는 종교단체로부\n"
+    "20 터 받는 보육수당의 비과세 한도가 현행 월 10만원에서 월 20만원으로 상향되었으며 자녀공제 대상도 넓어\n"
+    "2\n"
+    "3 졌다. 금리인하 기대가 크게 확대될 수 있음에 유의하여야 하며 주택가격은 수도권을 중심으로 하락하는 가운데 수도\n"
+    "46 경제는 소비 회복세가 더딘 모습을 보이고 있으며 건설투자도 부진한 모습을 보이고 있는 상황이다.\n"
+)
+
+
+def test_margin_numbers_inside_a_sentence_are_dropped():
+    out = reflow(MARGIN).strip().split("\n")
+    assert len(out) == 1
+    # a number inside a word ("로부|20|터", "넓어|2|3|졌다") is the margin's, not the sentence's
+    assert "종교단체로부터 받는 보육수당" in out[0]
+    assert "자녀공제 대상도 넓어졌다." in out[0]
+    # between two words it may be content: it stays
+    assert "수도 46 경제는" in out[0]
+
+
+def test_a_number_line_between_sentences_stays():
+    text = "첫 번째 문단은 여기서 끝나는 완결된 문장으로 길게 이어지면서 마지막에 마침표로 끝납니다.\n12\n다음 문단입니다."
+    assert reflow(text).split("\n")[1] == "12"
+
+
 def test_english_hyphenation_and_sentence_ends():
     text = ("The insurer pays the benefit when the insured person suffers an accidental in-\n"
             "jury during the period of cover and the claim is made within thirty days of it.\n"

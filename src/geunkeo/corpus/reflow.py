@@ -10,6 +10,11 @@ line to the next one when
 - the next line does not start a unit of its own: a list item or bullet (□ ○ - ① 1. 가. (1) <13>), a heading
   (Markdown, 제N조, Article N), a table row, a Q/A marker.
 
+A number the page's margin put inside a sentence (a line number, a side-column figure) is dropped: a line that is
+only a number between a cut line and its continuation ("…유의\n4\n해야 한다"), and a number at the start of the
+continuation when Kiwi reads the words around it as one word ("…종교단체로부\n20 터 받는" → "종교단체로부터 받는");
+a number cannot sit inside a word. When Kiwi reads two words, the number stays ("…수도\n46 경제는").
+
 Whether the join needs a space is Kiwi's call when a Hangul syllable meets a Hangul syllable (`Kiwi.space` on
 the two words around the break, batched); elsewhere it is a space, or nothing after an English hyphenation.
 
@@ -75,25 +80,58 @@ def reflow(text: str) -> str:
 def reflow_many(texts: Sequence[str]) -> list[str]:
     """`reflow` of many texts with one batched Kiwi call for all Hangul–Hangul breaks."""
     plans = [_plan(t) for t in texts]
-    windows = [w for _, joins in plans for (_, w) in joins.values() if w is not None]
+    windows = [w for _, joins in plans for (_, w, _) in joins.values() if w is not None]
     spaced = iter(_kiwi_spacing(windows)) if windows else iter(())
     out = []
     for lines, joins in plans:
-        glue = {i: (next(spaced) if w is not None else sep) for i, (sep, w) in joins.items()} if joins else {}
+        glue = {i: (next(spaced) if w is not None else sep) for i, (sep, w, _) in joins.items()} if joins else {}
         pieces: list[str] = []
         for i, line in enumerate(lines):
             if i - 1 in glue:
                 prev, sep = pieces[-1].rstrip(), glue[i - 1]
+                line = line.lstrip()
                 if sep == "-":
                     prev, sep = prev[:-1], ""
-                pieces[-1] = prev + sep + line.lstrip()
+                elif joins[i - 1][2] and sep == "":  # a margin number inside the word: it goes
+                    line = line[joins[i - 1][2]:]
+                pieces[-1] = prev + sep + line
             else:
                 pieces.append(line)
         out.append("\n".join(pieces))
     return out
 
 
-Join = tuple[str, tuple[str, str] | None]  # (separator, or the two words Kiwi decides the separator for)
+# (separator, or the two words Kiwi decides the separator for, and how many leading characters of the next line
+# to drop when Kiwi joins them into one word: a margin number inside the word)
+Join = tuple[str, tuple[str, str] | None, int]
+_MARGIN_NUMBER = re.compile(r"^\d{1,3}\s+(?=[\uac00-\ud7a3])")
+_BARE_NUMBER = re.compile(r"^\d{1,3}$")
+
+
+def _drop_margin_lines(lines: list[str], width: int) -> list[str]:
+    """`lines` without the bare-number lines that sit between a cut line ending in a Hangul syllable and a line
+    that continues it with a Hangul syllable."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if (_BARE_NUMBER.match(line.strip()) and out and i + 1 < len(lines)
+                and _cut_line(out[-1].strip(), width) and _hangul(out[-1].strip()[-1])
+                and _continues(lines[i + 1].strip())):
+            continue
+        out.append(line)
+    return out
+
+
+def _continues(line: str) -> bool:
+    """Whether `line` starts with a Hangul syllable, after a margin number if there is one."""
+    margin = _MARGIN_NUMBER.match(line)
+    rest = line[margin.end():] if margin else line
+    return bool(rest) and _hangul(rest[0])
+
+
+def _cut_line(line: str, width: int) -> bool:
+    """Whether the page edge cut `line` mid-sentence: long, not ending a sentence, not a table row or heading."""
+    return (bool(line) and not ends_sentence(line) and len(line) >= _WIDE * width and not _is_table_row(line)
+            and not line.startswith(("|", "#")))
 
 
 def _plan(text: str) -> tuple[list[str], dict[int, Join]]:
@@ -103,19 +141,21 @@ def _plan(text: str) -> tuple[list[str], dict[int, Join]]:
     joins: dict[int, Join] = {}
     if width < 20:
         return lines, joins
+    lines = _drop_margin_lines(lines, width)
     for i in range(len(lines) - 1):
         cur, nxt = lines[i].strip(), lines[i + 1].strip()
-        if not cur or not nxt or ends_sentence(cur) or len(cur) < _WIDE * width:
-            continue
-        if is_unit_start(nxt) or _is_table_row(nxt) or _is_table_row(cur) or cur.startswith(("|", "#")):
+        if not nxt or not _cut_line(cur, width) or is_unit_start(nxt) or _is_table_row(nxt):
             continue
         a, b = cur[-1], nxt[0]
+        margin = _MARGIN_NUMBER.match(nxt)
         if _hangul(a) and _hangul(b):
-            joins[i] = ("", (cur.split()[-1], nxt.split()[0]))
+            joins[i] = ("", (cur.split()[-1], nxt.split()[0]), 0)
+        elif _hangul(a) and margin:
+            joins[i] = ("", (cur.split()[-1], nxt[margin.end():].split()[0]), margin.end())
         elif a == "-" and b.islower() and len(cur) > 1 and cur[-2].isalpha():
-            joins[i] = ("-", None)  # English hyphenation: the hyphen goes
+            joins[i] = ("-", None, 0)  # English hyphenation: the hyphen goes
         else:
-            joins[i] = (" ", None)
+            joins[i] = (" ", None, 0)
     return lines, joins
 
 
