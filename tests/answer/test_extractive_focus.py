@@ -65,3 +65,24 @@ def test_a_question_asking_two_things_gets_a_sentence_for_each_part():
     assert any("4개 기관" in s.text for s in both.sentences)
     one = ExtractiveAnswerer(settings).answer("정부 서비스 통합 목표는 몇 종인가요?", [_hit(PLAN)])
     assert not any("4개 기관" in s.text for s in one.sentences)
+
+
+def _page_hit(cid: str, doc: str, page: int | None, text: str) -> Hit:
+    meta = {} if page is None else {"page": page}
+    return Hit(chunk=Chunk(cid, doc, doc, text, doc, metadata=meta), score=1.0)
+
+
+def test_the_rest_of_a_top_chunks_page_is_read_even_when_it_ranks_low():
+    question = "온라인 소비에서 중국이 차지하는 비율은 얼마인가요?"
+    filler = [_page_hit(f"other{i}#1", f"other{i}", 1, f"이커머스 시장은 해마다 {i}조원씩 커지고 있다.")
+              for i in range(3)]
+    head = _page_hit("report-p5#s1", "report-p5", 5, "2020년 글로벌 이커머스 시장규모는 4.2조 USD를 넘어섰다.")
+    tail_text = "시장 규모가 가장 큰 나라는 중국으로, 전 세계 온라인 소비의 40.5%가 중국에서 창출되고 있다."
+    tail = _page_hit("report-p5#s2", "report-p5", 5, tail_text)
+    answer = ExtractiveAnswerer(AnswerSettings()).answer(question, [head, *filler, tail])
+    assert any("40.5%" in s.text for s in answer.sentences)
+    # a chunk without pages (a regulation's later article) is not pulled in that way
+    unpaged = [_page_hit("reg#1", "reg", None, "이 규정은 이커머스 거래에 적용한다."), *filler,
+               _page_hit("reg#9", "reg", None, tail_text)]
+    answer = ExtractiveAnswerer(AnswerSettings()).answer(question, unpaged)
+    assert not any("40.5%" in s.text for s in answer.sentences)

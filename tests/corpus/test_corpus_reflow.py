@@ -50,6 +50,18 @@ def test_margin_numbers_inside_a_sentence_are_dropped():
     assert "수도 46 경제는" in out[0]
 
 
+def test_a_cut_sentence_ending_in_da_is_not_list_item_da():
+    text = ("시장 규모가 가장 큰 나라는 중국으로, 전 세계 온라인 소비의 40.5%가 중국에서 창출되고 있\n"
+            "다. 한국은 미국, 일본, 영국에 이어 전 세계 5위의 시장규모를 보유하고 있다.\n"
+            "가. 첫째 항목은 신청서를 작성하여 학과 사무실에 제출하여야 하며 제출 기한은 개강 후\n"
+            "나. 둘째 항목은 지도교수의 확인을 받아 교학팀에 제출하여야 하며 제출 기한은 개강 후\n"
+            "다. 셋째 항목이다.")
+    out = reflow(text).split("\n")
+    # "다." after no "나." item ends the cut sentence; after "가." and "나." it is the third item
+    assert out[0].endswith("창출되고 있다. 한국은 미국, 일본, 영국에 이어 전 세계 5위의 시장규모를 보유하고 있다.")
+    assert [line[:2] for line in out[1:]] == ["가.", "나.", "다."]
+
+
 def test_a_number_line_between_sentences_stays():
     text = "첫 번째 문단은 여기서 끝나는 완결된 문장으로 길게 이어지면서 마지막에 마침표로 끝납니다.\n12\n다음 문단입니다."
     assert reflow(text).split("\n")[1] == "12"

@@ -50,6 +50,23 @@ _WIDE = 0.7  # a line at least this share of the typical line length was cut by 
 _MIN_LINES = 3
 
 
+# Korean list letters in order: "다." opens an item only after a "나." item; otherwise it is the end of a sentence
+# the page edge cut ("…창출되고 있\n다. 한국은 …")
+_SERIES = "가나다라마바사아자차카타파하"
+_LETTER_ITEM = re.compile(r"^\s*([가-힣])[.)]")
+
+
+def _opens_unit(line: str, letters: set[str]) -> bool:
+    """`is_unit_start`, with a Korean letter item ("다.") counted only when the letter before it opened one."""
+    m = _LETTER_ITEM.match(line)
+    if m:
+        at = _SERIES.find(m.group(1))
+        if at < 0 or (at > 0 and _SERIES[at - 1] not in letters):
+            return False
+        letters.add(m.group(1))
+    return is_unit_start(line)
+
+
 def is_unit_start(line: str) -> bool:
     """Whether a line begins a list item, bullet, heading, table row or Q/A of its own."""
     return bool(_UNIT_START.match(line))
@@ -142,9 +159,11 @@ def _plan(text: str) -> tuple[list[str], dict[int, Join]]:
     if width < 20:
         return lines, joins
     lines = _drop_margin_lines(lines, width)
+    letters: set[str] = set()  # Korean list letters that opened an item so far
+    _opens_unit(lines[0].strip(), letters)
     for i in range(len(lines) - 1):
         cur, nxt = lines[i].strip(), lines[i + 1].strip()
-        if not nxt or not _cut_line(cur, width) or is_unit_start(nxt) or _is_table_row(nxt):
+        if not nxt or _opens_unit(nxt, letters) or not _cut_line(cur, width) or _is_table_row(nxt):
             continue
         a, b = cur[-1], nxt[0]
         margin = _MARGIN_NUMBER.match(nxt)
