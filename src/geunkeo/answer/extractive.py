@@ -169,6 +169,12 @@ def chunk_units(text: str) -> tuple[tuple[Unit, frozenset], ...]:
     return tuple((u, frozenset(t)) for u, t in zip(units, terms, strict=True))
 
 
+def _page_of(hit: Hit) -> tuple[str, object] | None:
+    """(document, page) of a hit's chunk when its source has pages (PDF, JSONL `page`), else None."""
+    page = hit.chunk.metadata.get("page")
+    return None if page is None else (hit.chunk.doc_id, page)
+
+
 def _jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / len(a | b) if a or b else 1.0
 
@@ -248,7 +254,11 @@ class ExtractiveAnswerer(Answerer):
 
     def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float],
                     slots: list[str]) -> tuple[list[_Candidate], dict[int, tuple]]:
-        units_by_hit = {r: chunk_units(hit.chunk.text) for r, hit in enumerate(hits[: self.top_chunks])}
+        # the best chunks, and any lower hit from the same page of a document as one of them: the rest of the page
+        # a chunk boundary cut off ("…시장규모는 4.2조 USD" | "전 세계 온라인 소비의 40.5%가 중국에서 …")
+        top_pages = {_page_of(h) for h in hits[: self.top_chunks]} - {None}
+        units_by_hit = {r: chunk_units(hit.chunk.text) for r, hit in enumerate(hits)
+                        if r < self.top_chunks or _page_of(hit) in top_pages}
         asked = ordinals(query)
         cands: list[_Candidate] = []
         seen: set[str] = set()
