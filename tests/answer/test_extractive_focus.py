@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from geunkeo.answer.extractive import ExtractiveAnswerer, names_other_member, ordinals
+from geunkeo.answer.extractive import ExtractiveAnswerer, names_other_member, ordinals, source_sentences
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.base import Chunk
 from geunkeo.retrieve.base import Hit
@@ -86,3 +86,11 @@ def test_the_rest_of_a_top_chunks_page_is_read_even_when_it_ranks_low():
                _page_hit("reg#9", "reg", None, tail_text)]
     answer = ExtractiveAnswerer(AnswerSettings()).answer(question, unpaged)
     assert not any("40.5%" in s.text for s in answer.sentences)
+
+
+def test_fragments_that_look_like_sentences_are_not_quoted():
+    text = ("의료진이 진료를 권유함에 있어 상식적인 내용까지 설명할 필요는 없다. 다만 의학 지식이 미비한 상태에서는 환자가 "
+            "자기결정을 하기 어려우므로. 사업자는 물품등으로 인하여(제19조 제1항, 아울러 소비자에게 생명. "
+            "휴학 기간은 2년 이내로 한다. 관련 법령 개정.")
+    assert source_sentences(text) == ["의료진이 진료를 권유함에 있어 상식적인 내용까지 설명할 필요는 없다.",
+                                      "휴학 기간은 2년 이내로 한다.", "관련 법령 개정."]

@@ -62,6 +62,14 @@ def test_a_cut_sentence_ending_in_da_is_not_list_item_da():
     assert [line[:2] for line in out[1:]] == ["가.", "나.", "다."]
 
 
+def test_a_date_split_by_the_page_edge_is_one_date():
+    text = ("원고는 2021. 7. 27. 보정서와 의견서를 제출하였으나, 특허청 심사관은 2021. 11.\n"
+            "26. 해당 보정서와 의견서에 의한 재심사 결과 등록거절결정을 하였다.\n2024.\n1. 신청서 제출")
+    out = reflow(text).split("\n")
+    assert out[0].endswith("심사관은 2021. 11. 26. 해당 보정서와 의견서에 의한 재심사 결과 등록거절결정을 하였다.")
+    assert out[1:] == ["2024.", "1. 신청서 제출"]  # a year alone is a heading, and "1." an item
+
+
 def test_a_number_line_between_sentences_stays():
     text = "첫 번째 문단은 여기서 끝나는 완결된 문장으로 길게 이어지면서 마지막에 마침표로 끝납니다.\n12\n다음 문단입니다."
     assert reflow(text).split("\n")[1] == "12"

@@ -114,12 +114,27 @@ def source_units(text: str) -> list[Unit]:
                 continue
             # a piece that stops mid-sentence (a page cut it, a caption) is not quotable; a list item is whole,
             # unless it is a section title behind a bullet ("□ 핀테크 혁신펀드 1호 운용현황"): short, no figure
+            if _broken(sent):
+                continue
             if ends_sentence(sent) or (bulleted and j == len(sents) - 1 and not _cut_at_connective(sent)
                                        and not _bullet_title(sent)):
                 out.append(Unit(sent, position=len(out)))
         if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
     return out
+
+
+_FINAL_SYLLABLES = "다요음함임됨까니오죠"
+
+
+def _broken(sent: str) -> bool:
+    """Whether a piece that looks like a sentence is a fragment: a full stop where the source had a comma
+    ("…자기결정을 하기 어려우므로.", OCR), or a bracket it opens and never closes ("…규정하고(제4조조, 아울러 …")."""
+    if sent.count("(") > sent.count(")"):
+        return True
+    body = sent.rstrip().removesuffix(".")
+    return (body != sent.rstrip() and bool(body) and HANGUL.match(body[-1]) is not None
+            and body[-1] not in _FINAL_SYLLABLES and _cut_at_connective(body))
 
 
 def _bullet_title(item: str) -> bool:

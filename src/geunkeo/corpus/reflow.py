@@ -13,7 +13,9 @@ line to the next one when
 A number the page's margin put inside a sentence (a line number, a side-column figure) is dropped: a line that is
 only a number between a cut line and its continuation ("…유의\n4\n해야 한다"), and a number at the start of the
 continuation when Kiwi reads the words around it as one word ("…종교단체로부\n20 터 받는" → "종교단체로부터 받는");
-a number cannot sit inside a word. When Kiwi reads two words, the number stays ("…수도\n46 경제는").
+a number cannot sit inside a word. When Kiwi reads two words, the number stays ("…수도\n46 경제는"). A date the
+page edge split ("2021. 11.\n26.") is joined although the line ends with a full stop and the next starts like an
+item.
 
 Whether the join needs a space is Kiwi's call when a Hangul syllable meets a Hangul syllable (`Kiwi.space` on
 the two words around the break, batched); elsewhere it is a space, or nothing after an English hyphenation.
@@ -123,6 +125,9 @@ def reflow_many(texts: Sequence[str]) -> list[str]:
 Join = tuple[str, tuple[str, str] | None, int]
 _MARGIN_NUMBER = re.compile(r"^\d{1,3}\s+(?=[\uac00-\ud7a3])")
 _BARE_NUMBER = re.compile(r"^\d{1,3}$")
+# a date the page edge split: the line ends with its year (and month), the next starts with the rest
+_DATE_HEAD = re.compile(r"(?<!\d)(?:19|20)\d{2}\.(?:\s?\d{1,2}\.)?$")
+_DATE_TAIL = re.compile(r"^\d{1,2}\.(?:\s?\d{1,2}\.)?(?!\d)")
 
 
 def _drop_margin_lines(lines: list[str], width: int) -> list[str]:
@@ -163,6 +168,10 @@ def _plan(text: str) -> tuple[list[str], dict[int, Join]]:
     _opens_unit(lines[0].strip(), letters)
     for i in range(len(lines) - 1):
         cur, nxt = lines[i].strip(), lines[i + 1].strip()
+        date = _DATE_HEAD.search(cur)
+        if date and date.start() >= 10 and _DATE_TAIL.match(nxt):  # "…심사관은 2021. 11.\n26. 해당 …": one date
+            joins[i] = (" ", None, 0)
+            continue
         if not nxt or _opens_unit(nxt, letters) or not _cut_line(cur, width) or _is_table_row(nxt):
             continue
         a, b = cur[-1], nxt[0]
