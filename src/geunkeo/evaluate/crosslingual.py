@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from geunkeo.evaluate.base import Claim
+from geunkeo.evaluate.claims import strip_citations
 
 # (answer_text, [(context_id, context_text)]) -> checked claims of answer_text
 ClaimChecker = Callable[[str, Sequence[tuple[str, str]]], list[Claim]]
@@ -66,7 +67,9 @@ def compare_pair(pid: str, ko: dict[str, Any], en: dict[str, Any], checker: Clai
     if a and b:
         res.same_top1 = a[0] == b[0]
         res.doc_overlap = len(set(a) & set(b)) / len(set(a) | set(b))
-    ta, tb = ko.get("response", {}).get("response_text"), en.get("response", {}).get("response_text")
+    # without the citation markers: "[2]" in one answer and "[1]" in the other number different hit lists, and
+    # the marked sentences would be embedded again beside the clean ones the metrics already embedded
+    ta, tb = (strip_citations(r.get("response", {}).get("response_text") or "")[0] for r in (ko, en))
     if checker is not None and ta and tb:
         ok_a, miss_a, n_a = _directional(checker, ta, tb, f"{en['query_id']}:answer")
         ok_b, miss_b, n_b = _directional(checker, tb, ta, f"{ko['query_id']}:answer")
