@@ -20,3 +20,11 @@ def test_an_office_ending_in_bu_is_an_organisation(text, name):
                                   "흉부 X선 결과서를 낸다."])
 def test_ordinary_words_ending_in_bu_are_not(text):
     assert extract_departments(text) == []
+
+
+def test_public_bodies_ending_in_won_are_organisations():
+    names = {e.text for e in extract_departments(
+        "한국소비자원을 통한 피해구제도 가능하며, 금융감독원에 분쟁조정을, 특허심판원에 심판을 청구할 수 있고, "
+        "한국개발연구원의 보고서를 참고하십시오. 담당 연구원에게 문의하십시오.")}
+    assert {"한국소비자원", "금융감독원", "특허심판원", "한국개발연구원"} <= names
+    assert "연구원" not in names  # a researcher, not a body

@@ -148,7 +148,7 @@ def extract_contacts(text: str) -> list[Entity]:
 # Unambiguous organisation endings; the short ones (처/과/실) are checked against stop words below.
 _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
-    "개발원|평가원|진흥원|정보원|의료원|기술원|팀"
+    "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀"
 )
 _DEPT_WEAK = "처|과|실|부|청|공단"
 _PARTICLE = (
@@ -176,7 +176,7 @@ _WEAK_STOP_END = (
 )
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
-                "교육원", "지원단", "사업단", "봉사단"}
+                "교육원", "지원단", "사업단", "봉사단", "연구원"}  # 연구원 alone is a researcher
 # an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"
 _NUMBER_NEXT = r"\s\(?\+?\d"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
