@@ -35,6 +35,9 @@ _NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|ph
 _NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및)\s*(?=(?:" + LABEL_WORDS
                         + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
 _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
+_OFFICE_BEFORE_KO = re.compile(r"[가-힣]((?:실|팀|과|처|센터|본부|부|원|단|소|국|회|청))\s*$")
+_OFFICE_BEFORE_EN = re.compile(r"\b(?:Center|Centre|Office|Department|Team|Division|Unit|Desk|Bureau|Committee|Line)"
+                               r"()\s+(?:at|on|via)\s+$")
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 
@@ -137,6 +140,15 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             alt = _KO_ALTERNATIVE.match(s, e.end) or _NEXT_ITEM.match(s, e.end)
             if alt and not any(x is not e and x.start >= alt.end() - 1 and x.start - alt.end() < 12 for x in bad):
                 edits.append((a, alt.end(), ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
+            # "야간 당직실 031-…으로 연락" → "야간 당직실로 연락", "call the … Center at +82 …" → "call the … Center": the
+            # number goes, the office it belongs to stays to carry the sentence (a contact sentence follows)
+            office = None if in_list else (_OFFICE_BEFORE_KO if lang != "en" else _OFFICE_BEFORE_EN).search(s[: e.start])
+            # only a real office: an invented one ("the responsible office") would carry nothing
+            if office and not any(not x.is_contact and x.start < office.end(1) <= x.end + 1 for x in bad):
+                edits.append((office.end(1), e.end, ""))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
