@@ -28,3 +28,11 @@ def test_public_bodies_ending_in_won_are_organisations():
         "한국개발연구원의 보고서를 참고하십시오. 담당 연구원에게 문의하십시오.")}
     assert {"한국소비자원", "금융감독원", "특허심판원", "한국개발연구원"} <= names
     assert "연구원" not in names  # a researcher, not a body
+
+
+def test_ministries_public_corporations_and_boards():
+    text = ("임금체불은 고용노동부에 문의하시고, 보증금은 주택도시보증공사에 문의하십시오. 건축공사에 따른 소음은 "
+            "서울 동부에서 많습니다. Cases go to the Student Disciplinary Board.")
+    names = {e.text for e in extract_departments(text)}
+    assert {"고용노동부", "주택도시보증공사", "Student Disciplinary Board"} <= names
+    assert not names & {"건축공사", "동부"}  # construction work and a direction

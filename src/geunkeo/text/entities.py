@@ -150,7 +150,7 @@ _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
     "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀"
 )
-_DEPT_WEAK = "처|과|실|부|청|공단"
+_DEPT_WEAK = "처|과|실|부|청|공단|공사"
 _PARTICLE = (
     r"(?:에게서|에서|에게|에|께서|께|한테|으로|로|와|과|의|이|가|은|는|을|를|도|만|까지|부터|처럼|보다|이나|나|이며|며|인|"
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
@@ -170,7 +170,7 @@ _WEAK_STOP_END = (
     "실험실", "기숙실", "병실",
     # 부: parts and wholes, not departments (two-syllable words like 일부, 전부, 여부, 내부 are too short anyway)
     "대부분", "일부분", "상세부", "세부", "하부", "상부", "간부", "신부", "가부", "여부", "주부", "장부", "명부",
-    "서부", "동부", "남부", "북부", "중부", "두부", "흉부", "복부", "안부", "환부", "납부", "교부", "기부", "부부",
+    "서부", "남부", "북부", "중부", "두부", "흉부", "복부", "안부", "환부", "납부", "교부", "기부", "부부",
     # 청: requests and hearing, not agencies (교육청, 국세청, 경찰청 are)
     "신청", "요청", "초청", "경청", "청청", "감청", "환청", "민원청",
 )
@@ -184,7 +184,7 @@ _NUMBER_NEXT = r"\s\(?\+?\d"
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|" + _NUMBER_NEXT)
 _BU_OK_NEXT = re.compile(
     r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|" + _NUMBER_NEXT)
-_EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat)"
+_EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board)"
 _EN_CAP = r"[A-Z][A-Za-z&'\-]*"
 _DEPT_EN = _first(
     "A-Z", r"\b(?:(?:" + _EN_CAP + r"\s+){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+" + _EN_CAP
@@ -206,7 +206,11 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
         return False
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
-    if name.endswith(("부", "청", "공단")):
+    if name.endswith("동부") and not name.endswith("노동부"):  # 동부 is a direction; 고용노동부 a ministry
+        return False
+    if name.endswith("공사") and len(name) < 5:  # 공사 is also construction work; 한국도로공사 is a body
+        return False
+    if name.endswith(("부", "청", "공단", "공사")):
         # an insurer's or a ministry's office or an agency (보험금지급심사부, 교육부, 교육청, …공단) is addressed: a
         # particle, a bracket or its number follows ("…심사부로 문의", "…부(02.…)"), not another noun
         return bool(_BU_OK_NEXT.match(text, end))
