@@ -19,7 +19,7 @@ from geunkeo.answer.rewrite import (
     residual_is_empty,
     tidy,
 )
-from geunkeo.text.entities import Entity
+from geunkeo.text.entities import Entity, extract_departments
 
 _SEP_LEFT = re.compile(r"(?:\s*(?:[,/·;]|또는|및|or|and)\s*)?(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
 _SEP_RIGHT = re.compile(r"^\s*(?:[,/·;]|또는|및|or|and)\s*", re.I)
@@ -35,9 +35,6 @@ _NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|ph
 _NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및)\s*(?=(?:" + LABEL_WORDS
                         + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
 _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
-_OFFICE_BEFORE_KO = re.compile(r"[가-힣]((?:실|팀|과|처|센터|본부|부|원|단|소|국|회|청))\s*$")
-_OFFICE_BEFORE_EN = re.compile(r"\b(?:Center|Centre|Office|Department|Team|Division|Unit|Desk|Bureau|Committee|Line)"
-                               r"()\s+(?:at|on|via)\s+$")
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 
@@ -59,6 +56,16 @@ def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, 
         end = c.end + (1 if s[c.end: c.end + 1] == ")" and "(" in s[d.end:c.start] else 0)
         out.append((d, c, (left.start(), end)))
     return out
+
+
+def _real_office_before(s: str, contact: Entity, bad: list[Entity]) -> int | None:
+    """Where the office named right before `contact` ends ("야간 당직실 031-…", "the … Center at +82 …"), when it
+    is not itself invented (an invented one, "the responsible office", would carry nothing)."""
+    offices = extract_departments(s[: contact.start])
+    if not offices or not _DEPT_TO_CONTACT.fullmatch(s[offices[-1].end : contact.start]):
+        return None
+    end = offices[-1].end
+    return None if any(not x.is_contact and x.start < end <= x.end for x in bad) else end
 
 
 def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
@@ -145,10 +152,9 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 continue
             # "야간 당직실 031-…으로 연락" → "야간 당직실로 연락", "call the … Center at +82 …" → "call the … Center": the
             # number goes, the office it belongs to stays to carry the sentence (a contact sentence follows)
-            office = None if in_list else (_OFFICE_BEFORE_KO if lang != "en" else _OFFICE_BEFORE_EN).search(s[: e.start])
-            # only a real office: an invented one ("the responsible office") would carry nothing
-            if office and not any(not x.is_contact and x.start < office.end(1) <= x.end + 1 for x in bad):
-                edits.append((office.end(1), e.end, ""))
+            office = None if in_list else _real_office_before(s, e, bad)
+            if office is not None:
+                edits.append((office, e.end, ""))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue

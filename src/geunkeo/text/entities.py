@@ -170,10 +170,12 @@ _WEAK_STOP_END = (
     "실험실", "기숙실", "병실",
     # 부: parts and wholes, not departments (two-syllable words like 일부, 전부, 여부, 내부 are too short anyway)
     "대부분", "일부분", "상세부", "세부", "하부", "상부", "간부", "신부", "가부", "여부", "주부", "장부", "명부",
-    "서부", "남부", "북부", "중부", "두부", "흉부", "복부", "안부", "환부", "납부", "교부", "기부", "부부",
+    "서부", "동부", "남부", "북부", "중부", "두부", "흉부", "복부", "안부", "환부", "납부", "교부", "기부", "부부",
     # 청: requests and hearing, not agencies (교육청, 국세청, 경찰청 are)
     "신청", "요청", "초청", "경청", "청청", "감청", "환청", "민원청",
 )
+# names that end in a stop word and are offices all the same: 고용노동부 ends in the direction 동부
+_WEAK_STOP_EXCEPT = ("노동부",)
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
                 "교육원", "지원단", "사업단", "봉사단", "연구원"}  # 연구원 alone is a researcher
@@ -202,14 +204,12 @@ def dept_key(name: str) -> str:
 
 
 def _weak_ok(name: str, text: str, end: int) -> bool:
-    if len(name) < 3 or any(name.endswith(w) for w in _WEAK_STOP_END):
+    shortest = 5 if name.endswith("공사") else 3  # 공사 is also construction work (건축공사); 한국도로공사 is a body
+    stopped = any(name.endswith(w) for w in _WEAK_STOP_END) and not name.endswith(_WEAK_STOP_EXCEPT)
+    if len(name) < shortest or stopped:
         return False
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
-    if name.endswith("동부") and not name.endswith("노동부"):  # 동부 is a direction; 고용노동부 a ministry
-        return False
-    if name.endswith("공사") and len(name) < 5:  # 공사 is also construction work; 한국도로공사 is a body
-        return False
     if name.endswith(("부", "청", "공단", "공사")):
         # an insurer's or a ministry's office or an agency (보험금지급심사부, 교육부, 교육청, …공단) is addressed: a
         # particle, a bracket or its number follows ("…심사부로 문의", "…부(02.…)"), not another noun
