@@ -130,3 +130,18 @@ def test_sample_cases_keeps_pairs_and_is_deterministic():
     assert sample_cases(cases, 100) == cases
     with pytest.raises(ConfigError, match="positive number"):
         sample_cases(cases, 0)
+
+
+def test_sample_cases_keeps_every_style_in_proportion():
+    from collections import Counter
+
+    from geunkeo.evaluate.base import QACase
+    from geunkeo.evaluate.datasets import sample_cases
+
+    cases = [QACase(f"f{i}", "q", style="formal") for i in range(40)]
+    cases += [QACase(f"c{i}", "q", style="colloquial") for i in range(20)]
+    cases += [QACase(f"s{i}", "q", task="summary", style="formal") for i in range(3)]
+    cases += [QACase(f"g{i}", "q", style="fragment") for i in range(2)]
+    got = Counter((c.task, c.style) for c in sample_cases(cases, 10, seed=5))
+    # 10 of 65 in proportion (6.2 / 3.1 / 0.5 / 0.3), then the rounded-away strata take one each from the largest
+    assert got == {("qa", "formal"): 5, ("qa", "colloquial"): 3, ("summary", "formal"): 1, ("qa", "fragment"): 1}

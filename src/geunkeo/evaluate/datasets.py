@@ -307,23 +307,46 @@ def autorag_corpus_to_beir(corpus_path: str | Path, out_path: str | Path) -> int
 
 
 def sample_cases(cases: list[QACase], limit: int, seed: int = 13) -> list[QACase]:
-    """A deterministic subset of about `limit` cases for quick runs; ko/en pairs (same `parallel_id`) stay
-    together so cross-lingual figures remain computable. Order of the kept cases is the dataset's order."""
+    """A deterministic subset of about `limit` cases for quick runs.
+
+    Every stratum (task × question style, e.g. qa/colloquial, summary/formal) gets its share of `limit` in
+    proportion to its size and at least one unit while `limit` allows, so a quick run still reports every
+    style; ko/en pairs (same `parallel_id`) stay together so cross-lingual figures remain computable. A pair
+    belongs to its first case's stratum. Order of the kept cases is the dataset's order."""
     if limit <= 0:
         raise ConfigError(f"limit must be a positive number of cases, got {limit}")
     if limit >= len(cases):
         return list(cases)
     import random
 
+    from geunkeo.evaluate.review import allocate
+
     groups: dict[str, list[QACase]] = {}
     for c in cases:
         groups.setdefault(c.parallel_id or f"case:{c.id}", []).append(c)
-    keys = sorted(groups)
-    random.Random(seed).shuffle(keys)
+    strata: dict[str, list[str]] = {}
+    for key, members in groups.items():
+        first = members[0]
+        strata.setdefault(f"{first.task}/{first.style or '-'}", []).append(key)
+    rng = random.Random(seed)
+    for name in sorted(strata):
+        strata[name].sort()
+        rng.shuffle(strata[name])
+    sizes = {name: sum(len(groups[k]) for k in keys) for name, keys in strata.items()}
+    quota = allocate(sizes, limit)
+    # a stratum rounded to nothing takes one case from the largest share, while that share keeps one
+    for name in sorted(sizes, key=lambda n: (sizes[n], n)):
+        donor = max(quota, key=lambda n: (quota[n], n))
+        if quota[name] == 0 and quota[donor] > 1:
+            quota[donor] -= 1
+            quota[name] = 1
     keep: set[str] = set()
-    for k in keys:
-        if len(keep) >= limit:
-            break
-        if len(keep) + len(groups[k]) <= limit or not keep:
-            keep.update(c.id for c in groups[k])
+    for name in sorted(strata):
+        taken = 0
+        for k in strata[name]:
+            if taken >= quota[name]:
+                break
+            if taken + len(groups[k]) <= quota[name] or taken == 0:
+                keep.update(c.id for c in groups[k])
+                taken += len(groups[k])
     return [c for c in cases if c.id in keep]
