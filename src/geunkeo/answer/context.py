@@ -21,7 +21,8 @@ from geunkeo.text.entities import (
     reg_key,
 )
 
-_HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b)")
+_HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
+                      r"|(?:Section|SECTION|§)\s?(\d+)\b)")
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 _EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
@@ -52,7 +53,8 @@ def _chunk_names(chunk: Chunk) -> set[str]:
 def _own_articles(chunk: Chunk) -> dict[str, str]:
     """Article key → text, for the article the chunk is (Chunk.article / location) and every heading in it."""
     text = chunk.text
-    heads = [(h.group(1) + (f"-{h.group(2)}" if h.group(2) else "") if h.group(1) else h.group(3), h.start())
+    heads = [(h.group(1) + (f"-{h.group(2)}" if h.group(2) else "") if h.group(1)
+              else h.group(3) or "§" + h.group(4), h.start())
              for h in _HEADING.finditer(text)]
     arts: dict[str, str] = {}
     for i, (key, start) in enumerate(heads):
@@ -60,7 +62,7 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
         arts.setdefault(key, text[start:end])
     own = article_key(chunk.article) if chunk.article else ""
     if not own:
-        m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+", chunk.location)
+        m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|Section\s\d+", chunk.location)
         own = article_key(m.group(0)) if m else ""
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
@@ -71,6 +73,8 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
 def _paragraph_numbers(chunk: Chunk, key: str, text: str) -> set[int]:
     nums = {_CIRCLED[c] for c in text if c in _CIRCLED}
     nums |= {int(m.group(1)) for m in _EN_PARA.finditer(text)}
+    if key.startswith("§"):  # a handbook's sub-sections: "6.1 A graduate student …" under Section 6
+        nums |= {int(m.group(1)) for m in re.finditer(rf"(?m)^[ \t]*{key[1:]}\.(\d+)\b", text)}
     if chunk.article and article_key(chunk.article) == key:
         nums |= {int(m.group(1)) for p in chunk.paragraphs if (m := re.search(r"(\d+)", p))}
     return nums
@@ -202,10 +206,15 @@ class ContextIndex:
 
     @staticmethod
     def _has_item(d: ContextDoc, art: str, item: str) -> bool:
-        """An article whose text lists numbered items must list this one; one known only by reference, or with no
-        numbered list in the context, cannot be checked, so its items pass."""
+        """An article whose text lists numbered items must list this one, and the item's 목 (가. 나. …) when it
+        lists any; one known only by reference, or with no numbered list in the context, cannot be checked, so
+        its items pass."""
+        num, _, mok = item.partition("-")
         listed = d.items.get(art)
-        return not listed or item in listed or f"제{item}호" in d.articles.get(art, "").replace(" ", "")
+        text = d.articles.get(art, "")
+        if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):
+            return False
+        return not mok or _has_mok(text, num, mok)
 
     @staticmethod
     def _has_paragraph(d: ContextDoc, name: str, art: str, para: int) -> bool:
@@ -213,6 +222,22 @@ class ContextIndex:
             return para in d.mentioned.get((name, art), set())  # only a reference: it must name the paragraph
         seen = d.paragraphs.get(art, set())
         return para in seen if seen else para == 1
+
+
+_ITEM_AT = r"(?:^|(?<=\s))"
+_MOK = re.compile(_ITEM_AT + r"([가-하])[.)]\s")
+
+
+def _has_mok(text: str, num: str, mok: str) -> bool:
+    """Whether item `num` of an article's text lists 목 `mok` ("2. … 가. … 나. …"); an item without a listed 목
+    cannot be checked, so it passes."""
+    start = re.search(_ITEM_AT + re.escape(num) + r"[.)]\s", text)
+    if start is None:
+        return True
+    nxt = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])").search(text, start.end())
+    segment = text[start.end() : nxt.start() if nxt else len(text)]
+    listed = set(_MOK.findall(segment))
+    return not listed or mok in listed
 
 
 def _ckey(e: Entity) -> str:
@@ -232,4 +257,12 @@ def _same_reg(a: str, b: str) -> bool:
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
-    return len(short) >= 2 and short in long_ and bool(_REG_END.search(short))
+    if len(short) >= 2 and short in long_ and bool(_REG_END.search(short)):
+        return True
+    # "the BlueWave policy" names "BlueWave Overseas Travel Insurance Policy Wording": its name, then its kind
+    m = _EN_NAMED.fullmatch(short)
+    return bool(m) and m.group(1) in long_ and m.group(2) in long_[long_.index(m.group(1)) + len(m.group(1)):]
+
+
+_EN_NAMED = re.compile(r"([a-z0-9'\-]{3,}?)(terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|"
+                       r"handbook|guidelines?|wording|code|charter|statute|contract)")

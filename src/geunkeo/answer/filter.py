@@ -38,7 +38,7 @@ from geunkeo.text.entities import Entity, extract_all, reg_key
 from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
-_DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame)", re.I)
+_DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame|the)", re.I)
 _CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _JOIN = " \x00 "
 

@@ -277,7 +277,7 @@ _REG_KO = (
 )
 _ART_KO = (
     r"제\s?(?P<art>\d+)\s?조(?:\s?의\s?(?P<sub>\d+))?"
-    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?"
+    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>[가-하])\s?목)?)?"
     r"(?:\([가-힣·\s]{1,20}\))?"
 )
 # The article is found first, then the regulation name is matched backwards from it (anchored at the article):
@@ -287,16 +287,25 @@ _REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
 _REG_WINDOW = 60
 _BRACKET_NAME = _first("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
+# Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
+# after "the", point at the document under discussion ("Article 7(1) of the notice").
+_EN_DOC_WORD = (r"(?:terms(?:\s+and\s+conditions)?|regulations?|policy|policies|rules|agreement|conditions|bylaws|"
+                r"notice|handbook|guidelines?|wording|code|charter|statute|contract)")
+# "Section 6.5" is sub-section 5 of Section 6 (handbooks number their paragraphs 6.1, 6.2 …); sections get their
+# own article keys ("§6") so a handbook's Section 11 is never supported by a policy's Article 11.
 _CITE_EN = _first(
-    "「『AC", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
-    r"\b(?:Article|Art\.|Clause)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
+    "「『ACSacs§", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
+    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+))?"
+    r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
     r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?:Terms|Regulations?|Policy|Rules|Agreement|"
-    r"Conditions|Bylaws))|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r")))?"
+    r"Conditions|Bylaws|" + _EN_DOC_WORD + r"))|(?P<the_doc>the\s+" + _EN_DOC_WORD + r"\b)"
+    r"|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r"(?:\s+" + _EN_DOC_WORD + r"\b)?)))?"
 )
 
 
-_SAME_ARTICLE = _first("같동", r"(?:같은\s?조|동\s?조)\s?(?:(?:제\s?)?(?P<para>\d+)\s?항)?"
-                                 r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?<=[항호])")
+# "같은 조 제5항" / "동조 제2호" / "같은 항 제3호" / "같은 호 다목": a part of the article cited just before it
+_SAME_ARTICLE = _first("같동", r"(?:같은\s?|동\s?)(?P<level>조|항|호)\s?(?:(?:제\s?)?(?P<para>\d+)\s?항)?"
+                                 r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?:\s?(?P<mok>[가-하])\s?목)?(?<=[항호목])")
 
 
 def reg_key(name: str) -> str:
@@ -305,7 +314,10 @@ def reg_key(name: str) -> str:
 
 
 def article_key(article: str) -> str:
-    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'."""
+    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' → '§6'."""
+    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|§)\s?(\d+)", article)
+    if sec:
+        return "§" + sec.group(1)
     m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article) or re.search(r"(\d+)(?:-(\d+))?", article)
     if not m:
         return ""
@@ -343,7 +355,7 @@ def extract_citations(text: str) -> list[Entity]:
                     reg, ref = plain, "named"
         art = m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
         para = int(m.group("para")) if m.group("para") else None
-        item = m.group("item")
+        item = _item_key(m.group("item"), m.group("mok"))
         surface = text[s : m.end()]
         out.append(Entity("citation", surface, s, m.end(), _cite_norm(reg, art, para, item), regulation=reg,
                           ref=ref, article=art, paragraph=para, item=item))
@@ -351,22 +363,30 @@ def extract_citations(text: str) -> list[Entity]:
         reg, ref = None, "bare"
         if m.group("bracket"):
             reg, ref = m.group("bracket")[1:-1].strip(), "named"
-        elif m.group("deictic"):
-            reg, ref = m.group("deictic"), ("same" if "same" in m.group("deictic") else "this")
+        elif m.group("deictic") or m.group("the_doc"):
+            word = m.group("deictic") or m.group("the_doc")
+            reg, ref = word, ("same" if "same" in word else "this")
         elif m.group("named"):
             reg, ref = m.group("named").strip("「」"), "named"
-        art = m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
-        para = int(m.group("para")) if m.group("para") else None
-        out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, m.group("item")),
-                          regulation=reg, ref=ref, article=art, paragraph=para, item=m.group("item")))
+        section = m.group("word") in ("Section", "section", "Sec.", "§")
+        art = ("§" if section else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be
+        para = int(m.group("dot") or m.group("para")) if (m.group("dot") or m.group("para")) else None
+        item = m.group("item") if not (m.group("dot") and m.group("para")) else m.group("para")
+        out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, item),
+                          regulation=reg, ref=ref, article=art, paragraph=para, item=item))
     # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
     for m in _SAME_ARTICLE.finditer(text):
         before = [c for c in out if c.article and c.end <= m.start()]
-        if not before:
-            continue
+        level = m.group("level")
+        if not before or (level != "조" and not (m.group("para") or m.group("item") or m.group("mok"))):
+            continue  # "같은 호" alone, or "동호회": nothing cited
         prev = max(before, key=lambda c: c.end)
         para = int(m.group("para")) if m.group("para") else prev.paragraph
-        item = m.group("item")
+        if level == "호":  # 같은 호 다목: the item cited before, its 목
+            item = _item_key((prev.item or "").partition("-")[0] or None, m.group("mok"))
+        else:
+            item = _item_key(m.group("item"), m.group("mok"))
         out.append(Entity("citation", m.group(0), m.start(), m.end(),
                           _cite_norm(prev.regulation, prev.article or "", para, item), regulation=prev.regulation,
                           ref=prev.ref, article=prev.article, paragraph=para, item=item))
@@ -378,6 +398,13 @@ def extract_citations(text: str) -> list[Entity]:
                               regulation=name, ref="named"))
     out.sort(key=lambda x: x.start)
     return out
+
+
+def _item_key(item: str | None, mok: str | None) -> str | None:
+    """A 호 and its 목 as one key: 제2호 나목 → "2-나" (a 목 without its 호 cannot be checked)."""
+    if not item:
+        return None
+    return f"{item}-{mok}" if mok else item
 
 
 def _cite_norm(reg: str | None, art: str, para: int | None, item: str | None) -> str:

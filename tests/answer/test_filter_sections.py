@@ -1,0 +1,60 @@
+"""Handbook sections ("Section 6.5"), 목 under a 호 ("제2호 나목", "같은 호 다목") and English documents named by a
+lower-case kind ("of the Harbour policy", "of the notice") are checked against the contexts' structure: the
+failure classes of the third held-out set (benchmarks/data/filter_heldout3.json), on fixtures written here."""
+
+from __future__ import annotations
+
+from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.corpus.base import Chunk
+from geunkeo.text.entities import article_key, extract_citations
+
+FILTER = HallucinationFilter()
+HANDBOOK = Chunk("hb#6", "hb", "Orchard College Student Handbook", "Section 6. Housing\n6.1 Rooms are allocated by "
+                 "lottery.\n6.2 A deposit of KRW 200,000 is due on entry.\n6.3 Pets are not allowed.",
+                 "Chapter 2 > Section 6", article="Section 6", lang="en")
+POLICY = Chunk("po#11", "po", "Orchard College Conduct Policy", "Article 11 (Appeals) (1) Appeals are made in writing. "
+               "(2) The panel decides within 14 days.", "Conduct Policy > Article 11", article="Article 11", lang="en")
+RULES = Chunk("wr#31", "wr", "주식회사 다올 취업규칙", "제31조(징계의 사유) ① 다음 각 호의 경우 징계할 수 있다.\n"
+              "1. 무단결근한 경우\n2. 영업비밀을 누설한 경우로서 다음 각 목의 경우\n 가. 기술자료를 제공한 경우\n"
+              " 나. 고객 정보를 반출한 경우\n3. 괴롭힘이 확인된 경우", "취업규칙 > 제31조", article="제31조")
+TRAVEL = Chunk("tr#3", "tr", "Harbour Overseas Travel Insurance Policy Wording", "Article 3 (Insured Events) (1) Medical "
+               "expenses abroad are paid. (2) Baggage is covered up to USD 500.", "Article 3", article="Article 3",
+               lang="en")
+NOTICE = Chunk("ex#7", "ex", "Exchange Programme Notice", "Article 7 (Credit Transfer) (1) Credits are transferred "
+               "after approval. (2) At most 18 credits a semester.", "Article 7", article="Article 7", lang="en")
+
+
+def _removed(answer: str, ctx: list[Chunk], lang: str = "en") -> tuple[str, list[str]]:
+    res = FILTER.apply(answer, ctx, lang=lang)
+    return res.text, [r.value for r in res.report.removed]
+
+
+def test_a_section_is_its_own_article_and_its_dotted_numbers_are_its_paragraphs():
+    assert article_key("Section 6") == "§6" and article_key("Article 6") == "6"
+    cites = extract_citations("Under Section 6.2(b) and section 4, see Article 3.")
+    assert [(c.article, c.paragraph, c.item) for c in cites] == [("§6", 2, "b"), ("§4", None, None), ("3", None, None)]
+    text, removed = _removed("Section 6.2 sets the deposit, and Section 6.5 allows cats.", [HANDBOOK, POLICY])
+    assert removed == ["Section 6.5"] and "Section 6.2" in text
+    # the policy's Article 11 does not make the handbook's Section 11 real
+    _, removed = _removed("Section 11 lets you appeal; Article 11(2) sets a 14-day decision.", [HANDBOOK, POLICY])
+    assert removed == ["Section 11"]
+
+
+def test_a_mok_must_be_listed_under_its_item():
+    text, removed = _removed("고객 정보를 반출하면 제31조 제1항 제2호 나목에 해당하며, 기술자료 제공은 같은 호 가목에 해당합니다.",
+                             [RULES], lang="ko")
+    assert removed == [] and "같은 호 가목" in text
+    text, removed = _removed("고객 정보를 반출하면 제31조 제1항 제2호 나목에 해당합니다. SNS 게시는 같은 호 다목에 해당합니다.",
+                             [RULES], lang="ko")
+    assert removed == ["같은 호 다목"] and "제2호 나목" in text
+    _, removed = _removed("괴롭힘은 제31조 제1항 제3호 가목에 해당합니다.", [RULES], lang="ko")  # 제3호 lists no 목
+    assert removed == []
+    assert [c.text for c in extract_citations("제31조 제2호 나목, 동호회 활동")] == ["제31조 제2호 나목"]
+
+
+def test_an_english_document_named_by_its_kind_is_found():
+    answer = ("Medical costs are covered by Article 3(1) of the Harbour policy, while credits follow Article 7(1) of the "
+              "notice. Article 3(4) of the Harbour policy covers delays.")
+    text, removed = _removed(answer, [TRAVEL, NOTICE])
+    assert removed == ["Article 3(4) of the Harbour policy"]
+    assert "Article 3(1) of the Harbour policy" in text and "Article 7(1) of the notice" in text
