@@ -26,3 +26,33 @@ def test_korean_invented_alternative_office_is_removed_with_its_number():
     out = FILTER.apply(answer, ctx, lang="ko").text
     assert "지급심사부" not in out and "3456" not in out
     assert "보상심사팀(02-1588-0100)" in out
+
+
+LIFE = Chunk("lf#5", "lf", "온누리생명 암보험 특약", "제5조(보험금의 지급) ① 회사는 청구서류를 접수한 날부터 3영업일 이내에 "
+             "보험금을 지급합니다.\n② 지급이 늦어지면 그 사유를 알립니다.\n문의: 고객센터 1588-2200, 팩스 0505-300-3471",
+             "제5조", article="제5조")
+EN_LIFE = Chunk("el#2", "el", "Onnuri Life Cancer Rider", "Article 2 (Benefit) (1) The rider pays KRW 30 million. (2) "
+                "It is paid once.\nClaims: fax 0505-300-3471, phone 1588-2200.", "Article 2", article="Article 2",
+                lang="en")
+
+
+def test_invented_contacts_after_a_real_one_in_a_list_go_alone():
+    res = FILTER.apply("Claims can be faxed to 0505-300-3471, sent to claims@onnuri.example, or made by phone on "
+                       "1588-9999.", [EN_LIFE], lang="en")
+    assert res.text.startswith("Claims can be faxed to 0505-300-3471.")
+    assert sorted(r.value for r in res.report.removed) == ["1588-9999", "claims@onnuri.example"]
+    res = FILTER.apply("Call 1588-2200 or 1588-9999 for help.", [EN_LIFE], lang="en")
+    assert res.text.startswith("Call 1588-2200 for help.")
+
+
+def test_an_invented_channel_after_via_is_an_aside():
+    res = FILTER.apply("Claims are accepted until 30 June via https://claims.onnuri.example, and questions go to "
+                       "1588-2200.", [EN_LIFE], lang="en")
+    assert res.text.startswith("Claims are accepted until 30 June, and questions go to 1588-2200.")
+
+
+def test_a_clause_after_an_invented_contact_clause_stands_alone():
+    res = FILTER.apply("청구서류는 팩스 0505-300-9999로 보내시면 되고, 접수 후 3영업일 이내에 보험금이 지급됩니다(제5조 제1항).",
+                       [LIFE], lang="ko")
+    assert res.text.startswith("접수 후 3영업일 이내에 보험금이 지급됩니다(제5조 제1항).")
+    assert [r.value for r in res.report.removed] == ["0505-300-9999"]

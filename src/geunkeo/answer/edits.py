@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 from geunkeo.answer.rewrite import (
     LABEL_WORDS,
@@ -19,7 +20,7 @@ from geunkeo.answer.rewrite import (
     residual_is_empty,
     tidy,
 )
-from geunkeo.text.entities import Entity, extract_departments
+from geunkeo.text.entities import Entity, extract_contacts, extract_departments
 
 _SEP_LEFT = re.compile(r"(?:\s*(?:[,/·;]|또는|및|or|and)\s*)?(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
 _SEP_RIGHT = re.compile(r"^\s*(?:[,/·;]|또는|및|or|and)\s*", re.I)
@@ -38,6 +39,8 @@ _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거�
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 
+_VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|online|portal|e-?mail|link|form)\s+(?:at\s+)?)?$",
+                  re.I)
 _ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:\bor\b|\band\b|또는|및|혹은|,)\s*(?:the\s+)?$", re.I)
 _DEPT_TO_CONTACT = re.compile(r"\s*(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$", re.I)
 
@@ -55,6 +58,36 @@ def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, 
             continue
         end = c.end + (1 if s[c.end: c.end + 1] == ")" and "(" in s[d.end:c.start] else 0)
         out.append((d, c, (left.start(), end)))
+    return out
+
+
+# Between two contacts of one list: a separator, then at most a few words ("0505-…, sent to a@b, or made by phone on
+# 1588-…"; "031 770 2581 or 031-…"), no sentence end and no office of its own (those are `_alternative_items`).
+_SIBLING_GAP = re.compile(r"\)?\s*(?:,\s*(?:(?:or|and)\s+)?|;\s*|/\s*|\s(?:or|and)\s+|\s?(?:또는|및|혹은)\s)"
+                          r"(?:[A-Za-z가-힣]+\s+){0,5}?[(]?\s*$", re.I)
+
+
+def _invented_siblings(s: str, bad: list[Entity]) -> list[tuple[Entity, tuple[int, int]]]:
+    """(contact, span) for each invented contact that follows a real one in a list, the span running from the end
+    of the contact before it: "faxed to 0505-300-3471, sent to x@y, or made by phone on 1588-…" keeps the real fax
+    number and loses the two invented items, instead of the sentence becoming the contact advice."""
+    invented = {(x.start, x.end): x for x in bad if x.is_contact}
+    if not invented:
+        return []
+    contacts = sorted((c for c in extract_contacts(s) if not c.placeholder), key=lambda c: c.start)
+    out: list[tuple[Entity, tuple[int, int]]] = []
+    anchored = False  # a real contact opens the chain so far
+    for prev, cur in zip(contacts, contacts[1:], strict=False):
+        prev_real = (prev.start, prev.end) not in invented
+        anchored = prev_real or anchored
+        gap = s[prev.end : cur.start]
+        if not _SIBLING_GAP.fullmatch(gap) or extract_departments(gap):
+            anchored = False
+            continue
+        if (cur.start, cur.end) in invented and anchored:
+            end = cur.end + (1 if s[cur.end : cur.end + 1] == ")" and "(" in gap else 0)
+            start = prev.end + (1 if s[prev.end : prev.end + 1] == ")" else 0)
+            out.append((invented[(cur.start, cur.end)], (start, end)))
     return out
 
 
@@ -102,6 +135,11 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
         edits.append((*span, ""))
         repl[id(dept)] = repl[id(contact)] = ""
         bad = [x for x in bad if x is not dept and x is not contact]
+    for contact, span in _invented_siblings(s, bad):
+        edits.append((*span, ""))
+        repl[id(contact)] = phrases["contact"]
+        needs_contact = True
+        bad = [x for x in bad if x is not contact]
     groups: dict[tuple[int, int], list[Entity]] = {}
     loose: list[Entity] = []
     for e in bad:
@@ -150,6 +188,13 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
+            # "Applications run until 25 April via https://…, and …": the channel is an aside; the clause stands
+            channel = _VIA.search(s[: e.start]) if lang == "en" else None
+            if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
+                edits.append((channel.start(), e.end, ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
             # "야간 당직실 031-…으로 연락" → "야간 당직실로 연락", "call the … Center at +82 …" → "call the … Center": the
             # number goes, the office it belongs to stays to carry the sentence (a contact sentence follows)
             office = None if in_list else _real_office_before(s, e, bad)
@@ -166,6 +211,17 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                     new, _, _, repl = rewrite_sentence(head, inside, lang) if inside else (head, False, False, {})
                     repl.update({id(x): phrases["contact"] for x in bad if x not in inside})
                     return new, False, True, repl
+                tail = _salvage_tail(s, e.end, lang)
+                if tail is not None:  # "팩스 0505-…로 보내시면 되고, 접수 후 3영업일 이내에 지급됩니다" → the second clause
+                    rest = [x for x in bad if x.start >= tail]
+                    moved = {id(x): x for x in rest}
+                    shifted = [replace(x, start=x.start - tail, end=x.end - tail) for x in rest]
+                    back = {id(y): moved[id(x)] for x, y in zip(rest, shifted, strict=True)}
+                    new, whole, _, sub = rewrite_sentence(s[tail:], shifted, lang) if rest else (s[tail:], False, False, {})
+                    if not whole:
+                        out = {id(x): phrases["contact"] for x in bad if x.start < tail}
+                        out.update({id(back[k]): v for k, v in sub.items() if k in back})
+                        return (capitalize_first(new) if lang == "en" else new), False, True, out
                 return "", True, True, {id(x): phrases["contact"] for x in bad}
             edits.append((a, b, ""))
             repl[id(e)] = phrases["contact"]
@@ -235,6 +291,18 @@ def _salvage_head(s: str, pos: int, lang: str) -> tuple[str, int] | None:
         return None
     same = len(os.path.commonprefix([word, final]))
     return s[: cuts[-1].start(1)] + final + ".", cuts[-1].start(1) + same
+
+
+def _salvage_tail(s: str, pos: int, lang: str) -> int | None:
+    """Where the clauses after the one at `pos` start, when that clause ends in a connective (Korean -고/-며/-으며/
+    -지만 after a verb; English ', and' / ', but' / ';') and what follows can stand as a sentence of its own."""
+    if lang == "en":
+        cut = _EN_CLAUSE.search(s, pos)
+        return cut.end() if cut and len(s[cut.end() :].split()) >= 3 else None
+    for cut in _KO_CLAUSE.finditer(s, pos):
+        if _final_form(cut.group(1)) is not None:
+            return cut.end() if len(s[cut.end() :].split()) >= 2 else None
+    return None
 
 
 def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:
