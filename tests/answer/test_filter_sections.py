@@ -58,3 +58,30 @@ def test_an_english_document_named_by_its_kind_is_found():
     text, removed = _removed(answer, [TRAVEL, NOTICE])
     assert removed == ["Article 3(4) of the Harbour policy"]
     assert "Article 3(1) of the Harbour policy" in text and "Article 7(1) of the notice" in text
+
+
+def test_an_item_is_checked_in_the_paragraph_it_is_cited_under():
+    leave = Chunk("g#27", "g", "가온대학교 학칙", "제27조(휴학) ① 학생은 총장의 허가를 받아 휴학할 수 있다.\n② 휴학은 통산 6개 "
+                  "학기를 넘을 수 없다.\n③ 다음 각 호의 휴학은 제2항의 기간에 넣지 아니한다.\n1. 군휴학\n2. 육아휴학",
+                  "학칙 > 제27조", article="제27조")
+    _, removed = _removed("육아휴학은 제27조 제3항 제2호에 따라 산입되지 않고, 질병휴학은 제27조 제1항 제2호에 따릅니다.", [leave],
+                          lang="ko")
+    assert removed == ["제27조 제1항 제2호"]  # ③ lists the items, ① none
+    exclusions = Chunk("d#5", "d", "다온생명 약관", "제5조(지급하지 않는 사유) ① 고의로 해친 경우\n② 다음 각 목의 입원은 "
+                       "제외합니다.\n가. 치과 입원\n나. 미용 성형 입원", "약관 > 제5조", article="제5조")
+    _, removed = _removed("치과 입원은 제5조 제2항 가목, 한방 입원은 제5조 제2항 라목에서 제외됩니다.", [exclusions], lang="ko")
+    assert removed == ["제5조 제2항 라목"]
+    _, removed = _removed("Military service counts under Section 6.2(b) and hobbies under Section 6.2(e).",
+                          [Chunk("h#6", "h", "Handbook", "Section 6. Leave\n6.1 Apply early.\n6.2 Grounds: (a) illness; "
+                                 "(b) military service.", "Section 6", article="Section 6", lang="en")])
+    assert removed == ["Section 6.2(e)"]
+
+
+def test_uk_numbers_and_ministry_divisions_are_read():
+    from geunkeo.text.entities import extract_contacts, extract_departments, phone_key
+
+    assert phone_key("+44 (0)161 555 0140") == phone_key("+44 161 555 0140") == phone_key("0161 555 0140")
+    assert [c.text for c in extract_contacts("Call 0800 731 4455 or 07700 900123.")] == ["0800 731 4455", "07700 900123"]
+    assert [d.text for d in extract_departments("신고는 국토교통부 주거복지정책과(044-201-3360)로")] == ["국토교통부", "주거복지정책과"]
+    assert [d.text for d in extract_departments("before the Office of the Independent Adjudicator.")] == [
+        "Office of the Independent Adjudicator"]

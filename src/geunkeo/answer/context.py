@@ -199,22 +199,31 @@ class ContextIndex:
                     continue
                 if para is not None and not self._has_paragraph(d, name, art, para):
                     continue
-                if item and not self._has_item(d, art, item):
+                if item and not self._has_item(d, art, item, para):
                     continue
                 return d, evidence
         return None
 
     @staticmethod
-    def _has_item(d: ContextDoc, art: str, item: str) -> bool:
-        """An article whose text lists numbered items must list this one, and the item's 목 (가. 나. …) when it
-        lists any; one known only by reference, or with no numbered list in the context, cannot be checked, so
-        its items pass."""
+    def _has_item(d: ContextDoc, art: str, item: str, para: int | None = None) -> bool:
+        """An article (or the cited paragraph of it) whose text lists numbered items must list this one, and the
+        item's 목 (가. 나. …) or lettered point ((a) (b) …) when it lists any; one known only by reference, or
+        with no list in the context, cannot be checked, so its items pass."""
         num, _, mok = item.partition("-")
-        listed = d.items.get(art)
         text = d.articles.get(art, "")
-        if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):
-            return False
-        return not mok or _has_mok(text, num, mok)
+        seg = _paragraph_text(text, art, para) if para else None
+        if re.fullmatch(r"[a-z]", num):  # "Section 4.2(b)": a lettered point of the sub-section
+            where = seg if seg is not None else text
+            return f"({num})" in where or not re.search(r"\([a-z]\)", where)
+        if num:
+            listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
+            if seg is not None and not listed and d.items.get(art):
+                return f"제{num}호" in seg.replace(" ", "")  # 제1항 lists no 호 although ③ does
+            if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):
+                return False
+        if not mok:
+            return True
+        return _has_mok(seg if (seg is not None and not num) else text, num, mok)
 
     @staticmethod
     def _has_paragraph(d: ContextDoc, name: str, art: str, para: int) -> bool:
@@ -228,9 +237,30 @@ _ITEM_AT = r"(?:^|(?<=\s))"
 _MOK = re.compile(_ITEM_AT + r"([가-하])[.)]\s")
 
 
+def _paragraph_text(text: str, art: str, para: int) -> str | None:
+    """The text of paragraph `para` of an article (② … up to ③; "(2) …"; a section's "4.2 …"), or None when the
+    article does not mark its paragraphs that way."""
+    if art.startswith("§"):
+        n = re.escape(art[1:])
+        start = re.search(rf"(?m)^[ \t]*{n}\.{para}\b", text)
+        nxt = re.compile(rf"(?m)^[ \t]*{n}\.\d+\b")
+    elif 1 <= para <= 20:
+        start = re.search(chr(0x245F + para), text)  # ① is U+2460
+        nxt = re.compile(r"[①-⑳]")
+    else:
+        return None
+    if start is None:
+        return None
+    end = nxt.search(text, start.end())
+    return text[start.start() : end.start() if end else len(text)]
+
+
 def _has_mok(text: str, num: str, mok: str) -> bool:
-    """Whether item `num` of an article's text lists 목 `mok` ("2. … 가. … 나. …"); an item without a listed 목
-    cannot be checked, so it passes."""
+    """Whether item `num` of an article's text lists 목 `mok` ("2. … 가. … 나. …"), or, with no `num`, whether the
+    text (a paragraph) does; an item without a listed 목 cannot be checked, so it passes."""
+    if not num:
+        listed = set(_MOK.findall(text))
+        return not listed or mok in listed
     start = re.search(_ITEM_AT + re.escape(num) + r"[.)]\s", text)
     if start is None:
         return True

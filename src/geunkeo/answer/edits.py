@@ -41,7 +41,9 @@ _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|online|portal|e-?mail|link|form)\s+(?:at\s+)?)?$",
                   re.I)
-_ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:\bor\b|\band\b|또는|및|혹은|,)\s*(?:the\s+)?$", re.I)
+# "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
+_ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:\bor\b|\band\b|또는|및|혹은|,)\s*(?:(?:to|at|with|from|through|via)\s+)?"
+                       r"(?:the\s+)?(?:[A-Z][\w'\-]*\s+){0,3}$")
 _DEPT_TO_CONTACT = re.compile(r"\s*(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$", re.I)
 
 
@@ -63,7 +65,7 @@ def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, 
 
 # Between two contacts of one list: a separator, then at most a few words ("0505-…, sent to a@b, or made by phone on
 # 1588-…"; "031 770 2581 or 031-…"), no sentence end and no office of its own (those are `_alternative_items`).
-_SIBLING_GAP = re.compile(r"\)?\s*(?:,\s*(?:(?:or|and)\s+)?|;\s*|/\s*|\s(?:or|and)\s+|\s?(?:또는|및|혹은)\s)"
+_SIBLING_GAP = re.compile(r"\)?\s*(?:,\s*(?:(?:or|and)\s+)?|;\s*|/\s*|\s(?:or|and)\s+|\s?(?:또는|및|혹은)\s|(?<=\))이?나\s)"
                           r"(?:[A-Za-z가-힣]+\s+){0,5}?[(]?\s*$", re.I)
 
 
@@ -243,7 +245,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
     return new, False, needs_contact, repl
 
 
-_KO_CLAUSE = re.compile(r"([가-힣]+),\s+")
+_KO_CLAUSE = re.compile(r"([가-힣]+)(\([^()]*\))?,\s+")  # "필요하며(제9조 제1항), …": the aside stays with its clause
 _EN_CLAUSE = re.compile(r"(?:,\s+(?:and|but|while|whereas)\s+|;\s+)")
 _JONGSEONG_B = 17  # ㅂ as a final consonant
 _VERB_STEM_ENDS = set("하되있없받않주보내두오가이")
@@ -290,7 +292,7 @@ def _salvage_head(s: str, pos: int, lang: str) -> tuple[str, int] | None:
     if final is None:
         return None
     same = len(os.path.commonprefix([word, final]))
-    return s[: cuts[-1].start(1)] + final + ".", cuts[-1].start(1) + same
+    return s[: cuts[-1].start(1)] + final + (cuts[-1].group(2) or "") + ".", cuts[-1].start(1) + same
 
 
 def _salvage_tail(s: str, pos: int, lang: str) -> int | None:

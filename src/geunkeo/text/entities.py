@@ -71,8 +71,11 @@ _PHONE_FAKE = _first(
 # other countries' numbers in English answers: +1-800-555-0199, (800) 555-0199, 1800-555-0199, +44 20 7946 0958
 _PHONE_OTHER = _first(
     "+(0-9", r"(?<![\dA-Za-z\-.])(?:\+(?!82)\d{1,3}[-.\s]?\(?\d{1,4}\)?(?:[-.\s]?\d{2,4}){2,3}"
-    r"|(?:1[-.\s]?)?\(?[2-9]\d{2}\)?[-.\s]\d{3}[-.\s]\d{4})(?![\dA-Za-z])"
+    r"|(?:1[-.\s]?)?\(?[2-9]\d{2}\)?[-.\s]\d{3}[-.\s]\d{4}"
+    r"|0\d{3,4}[\s-]\d{3}[\s-]?\d{3,4})(?![\dA-Za-z])"  # 0161 555 0185, 0800 731 4455, 07700 900123
 )
+# countries whose numbers drop a domestic trunk 0 after the country code: +44 (0)161 … is 0161 … at home
+_TRUNK_ZERO = re.compile(r"^\+(82|44|33|49|61|64|81|86|852|886|353)")
 # extensions: 내선 1234, (교내 2345), ext. 1234
 _PHONE_EXT = _first("내교eE", r"(?:내선|교내)\s?(?:번호\s?)?\d{3,5}(?!\d)|(?i:ext\.?|extension)\s?\d{2,5}(?!\d)")
 _FAX_LABEL = re.compile(r"(?:팩스|fax|f\.|facsimile)\s*(?:번호|no\.?|number)?\s*[:：)]?\s*\(?\s*$", re.I)
@@ -87,10 +90,12 @@ _URL = _first(
 
 
 def phone_key(text: str) -> str:
-    """Digits only, with +82 turned into the domestic leading 0."""
+    """Digits only, with a country code that drops a trunk 0 (+82, +44, …) turned into the domestic leading 0."""
+    text = text.strip().replace("(0)", "")
     digits = re.sub(r"\D", "", text)
-    if text.lstrip().startswith("+82"):
-        digits = digits[2:]
+    cc = _TRUNK_ZERO.match(text)
+    if cc:
+        digits = digits[len(cc.group(1)) :]
         if not digits.startswith("0"):
             digits = "0" + digits
     return digits
@@ -185,13 +190,15 @@ _NUMBER_NEXT = r"\s\(?\+?\d"
 # 교수" are the conjunction 과.
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|" + _NUMBER_NEXT)
 _BU_OK_NEXT = re.compile(
-    r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|" + _NUMBER_NEXT)
+    r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|" + _NUMBER_NEXT
+    # a ministry or agency followed by its own division: "국토교통부 주거복지정책과(…)"
+    + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board)"
 _EN_CAP = r"[A-Z][A-Za-z&'\-]*"
 _DEPT_EN = _first(
-    "A-Z", r"\b(?:(?:" + _EN_CAP + r"\s+){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+" + _EN_CAP
+    "A-Z", r"\b(?:(?:" + _EN_CAP + r"\s+){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+(?:the\s+)?" + _EN_CAP
     + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})?"
-    r"|(?:Office|Department|Division|Center|Centre|Bureau|School)\s+(?:of|for)\s+" + _EN_CAP
+    r"|(?:Office|Department|Division|Center|Centre|Bureau|School)\s+(?:of|for)\s+(?:the\s+)?" + _EN_CAP
     + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})\b"
 )
 _EN_NOT_NAME = {"The", "This", "That", "These", "Please", "Contact", "Visit", "Ask", "Our", "Your", "A", "An",
@@ -277,7 +284,8 @@ _REG_KO = (
 )
 _ART_KO = (
     r"제\s?(?P<art>\d+)\s?조(?:\s?의\s?(?P<sub>\d+))?"
-    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>[가-하])\s?목)?)?"
+    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>[가-하])\s?목)?"
+    r"|\s?(?P<pmok>[가-하])\s?목)?"
     r"(?:\([가-힣·\s]{1,20}\))?"
 )
 # The article is found first, then the regulation name is matched backwards from it (anchored at the article):
@@ -355,7 +363,8 @@ def extract_citations(text: str) -> list[Entity]:
                     reg, ref = plain, "named"
         art = m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
         para = int(m.group("para")) if m.group("para") else None
-        item = _item_key(m.group("item"), m.group("mok"))
+        # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
+        item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         surface = text[s : m.end()]
         out.append(Entity("citation", surface, s, m.end(), _cite_norm(reg, art, para, item), regulation=reg,
                           ref=ref, article=art, paragraph=para, item=item))
@@ -368,7 +377,9 @@ def extract_citations(text: str) -> list[Entity]:
             reg, ref = word, ("same" if "same" in word else "this")
         elif m.group("named"):
             reg, ref = m.group("named").strip("「」"), "named"
-        section = m.group("word") in ("Section", "section", "Sec.", "§")
+        # a dotted clause ("clause 15.3") numbers a handbook's sub-sections, as "Section 15.3" does
+        section = m.group("word") in ("Section", "section", "Sec.", "§") or (
+            bool(m.group("dot")) and m.group("word") in ("Clause", "clause"))
         art = ("§" if section else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
         # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be
         para = int(m.group("dot") or m.group("para")) if (m.group("dot") or m.group("para")) else None
