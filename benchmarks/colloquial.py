@@ -49,17 +49,21 @@ def _scores(ranks: list[int | None]) -> dict[str, float]:
 
 def run(engine, pairs: list[tuple[str, str, set[str]]], by_doc: bool) -> dict:
     out: dict = {"questions": len(pairs)}
-    misses = []
+    misses, per_question = [], []
     for config, stages in (("full", {}), ("plain", STAGES_OFF)):
         ranks: dict[str, list[int | None]] = {"formal": [], "colloquial": []}
         for formal, colloquial, gold in pairs:
             for style, text in (("formal", formal), ("colloquial", colloquial)):
                 ranks[style].append(_rank_of(engine.search(text, k=10, **stages).hits, gold, by_doc))
+            if config == "full":  # per question, so two runs can be diffed
+                per_question.append({"formal": formal, "formal_rank": ranks["formal"][-1],
+                                     "colloquial": colloquial, "colloquial_rank": ranks["colloquial"][-1]})
             if config == "full" and ranks["formal"][-1] == 1 and ranks["colloquial"][-1] != 1:
                 misses.append({"formal": formal, "colloquial": colloquial, "rank": ranks["colloquial"][-1]})
         f, c = _scores(ranks["formal"]), _scores(ranks["colloquial"])
         out[config] = {"formal": f, "colloquial": c, "gap@1": round(c["hit@1"] - f["hit@1"], 3)}
     out["lost_at_1"] = misses
+    out["per_question"] = per_question
     return out
 
 
