@@ -85,3 +85,11 @@ def test_uk_numbers_and_ministry_divisions_are_read():
     assert [d.text for d in extract_departments("신고는 국토교통부 주거복지정책과(044-201-3360)로")] == ["국토교통부", "주거복지정책과"]
     assert [d.text for d in extract_departments("before the Office of the Independent Adjudicator.")] == [
         "Office of the Independent Adjudicator"]
+
+
+def test_clauses_are_numbered_like_sections():
+    pds = Chunk("pd#8", "pd", "Tallow Travel Insurance PDS", "Clause 8. Cancellation\n8.1 We pay non-refundable costs.\n"
+                "8.2 We do not pay if you change your mind.", "Part C > Clause 8", article="Clause 8", lang="en")
+    text, removed = _removed("Costs are covered under clause 8.1, and clause 8.4 covers strikes.", [pds])
+    assert removed == ["clause 8.4"] and "clause 8.1" in text
+    assert article_key("Clause 8") == article_key("Section 8") == "§8"

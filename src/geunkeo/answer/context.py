@@ -22,7 +22,7 @@ from geunkeo.text.entities import (
 )
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
-                      r"|(?:Section|SECTION|§)\s?(\d+)\b)")
+                      r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b)")
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 _EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
@@ -62,7 +62,7 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
         arts.setdefault(key, text[start:end])
     own = article_key(chunk.article) if chunk.article else ""
     if not own:
-        m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|Section\s\d+", chunk.location)
+        m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|(?:Section|Clause)\s\d+", chunk.location)
         own = article_key(m.group(0)) if m else ""
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)

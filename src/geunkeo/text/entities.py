@@ -322,8 +322,8 @@ def reg_key(name: str) -> str:
 
 
 def article_key(article: str) -> str:
-    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' → '§6'."""
-    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|§)\s?(\d+)", article)
+    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'."""
+    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|\b[Cc]lause|§)\s?(\d+)", article)
     if sec:
         return "§" + sec.group(1)
     m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article) or re.search(r"(\d+)(?:-(\d+))?", article)
@@ -377,9 +377,8 @@ def extract_citations(text: str) -> list[Entity]:
             reg, ref = word, ("same" if "same" in word else "this")
         elif m.group("named"):
             reg, ref = m.group("named").strip("「」"), "named"
-        # a dotted clause ("clause 15.3") numbers a handbook's sub-sections, as "Section 15.3" does
-        section = m.group("word") in ("Section", "section", "Sec.", "§") or (
-            bool(m.group("dot")) and m.group("word") in ("Clause", "clause"))
+        # clauses number a policy's or handbook's parts as sections do ("clause 15.3" = "Section 15.3")
+        section = m.group("word") in ("Section", "section", "Sec.", "§", "Clause", "clause")
         art = ("§" if section else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
         # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be
         para = int(m.group("dot") or m.group("para")) if (m.group("dot") or m.group("para")) else None
