@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import (
+    EN_DOC_KINDS,
     Entity,
     article_key,
     extract_citations,
@@ -39,7 +40,6 @@ class ContextDoc:
     names: set[str] = field(default_factory=set)  # reg_key()s naming the chunk's own regulation
     articles: dict[str, str] = field(default_factory=dict)  # own article key → its text in this chunk
     paragraphs: dict[str, set[int]] = field(default_factory=dict)  # own article key → paragraph numbers seen
-    items: dict[str, set[str]] = field(default_factory=dict)  # own article key → 호 numbers listed ("1." / "1)")
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)  # (reg_key, article) → evidence snippet
     mentioned: dict[tuple[str, str], set[int]] = field(default_factory=dict)  # paragraphs named in references
 
@@ -108,7 +108,6 @@ class ContextIndex:
         doc.articles = _own_articles(chunk)
         for key, art_text in doc.articles.items():
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
-            doc.items[key] = set(_ITEM_NUM.findall(art_text))
             for name in doc.names:
                 doc.pairs[(name, key)] = art_text[:200]
         last_named: str | None = None
@@ -217,7 +216,7 @@ class ContextIndex:
             return f"({num})" in where or not re.search(r"\([a-z]\)", where)
         if num:
             listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
-            if seg is not None and not listed and d.items.get(art):
+            if seg is not None and not listed and _ITEM_NUM.search(text):
                 return f"제{num}호" in seg.replace(" ", "")  # 제1항 lists no 호 although ③ does
             if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):
                 return False
@@ -235,6 +234,7 @@ class ContextIndex:
 
 _ITEM_AT = r"(?:^|(?<=\s))"
 _MOK = re.compile(_ITEM_AT + r"([가-하])[.)]\s")
+_NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 
 
 def _paragraph_text(text: str, art: str, para: int) -> str | None:
@@ -264,7 +264,7 @@ def _has_mok(text: str, num: str, mok: str) -> bool:
     start = re.search(_ITEM_AT + re.escape(num) + r"[.)]\s", text)
     if start is None:
         return True
-    nxt = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])").search(text, start.end())
+    nxt = _NEXT_ITEM_OR_PARAGRAPH.search(text, start.end())
     segment = text[start.end() : nxt.start() if nxt else len(text)]
     listed = set(_MOK.findall(segment))
     return not listed or mok in listed
@@ -294,5 +294,4 @@ def _same_reg(a: str, b: str) -> bool:
     return bool(m) and m.group(1) in long_ and m.group(2) in long_[long_.index(m.group(1)) + len(m.group(1)):]
 
 
-_EN_NAMED = re.compile(r"([a-z0-9'\-]{3,}?)(terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|"
-                       r"handbook|guidelines?|wording|code|charter|statute|contract)")
+_EN_NAMED = re.compile(r"([a-z0-9'\-]{3,}?)(" + EN_DOC_KINDS + ")")

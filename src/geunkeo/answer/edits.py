@@ -216,9 +216,8 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 tail = _salvage_tail(s, e.end, lang)
                 if tail is not None:  # "팩스 0505-…로 보내시면 되고, 접수 후 3영업일 이내에 지급됩니다" → the second clause
                     rest = [x for x in bad if x.start >= tail]
-                    moved = {id(x): x for x in rest}
                     shifted = [replace(x, start=x.start - tail, end=x.end - tail) for x in rest]
-                    back = {id(y): moved[id(x)] for x, y in zip(rest, shifted, strict=True)}
+                    back = {id(y): x for x, y in zip(rest, shifted, strict=True)}  # shifted copy → original
                     new, whole, _, sub = rewrite_sentence(s[tail:], shifted, lang) if rest else (s[tail:], False, False, {})
                     if not whole:
                         out = {id(x): phrases["contact"] for x in bad if x.start < tail}

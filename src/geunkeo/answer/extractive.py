@@ -140,7 +140,7 @@ def _broken(sent: str) -> bool:
 def _bullet_title(item: str) -> bool:
     """A bulleted line that names a section rather than stating something: short, no "label: value", and no
     number but an ordinal ("1호 운용현황" is a title; "TOEIC 700점 이상" is a fact)."""
-    return len(item) <= 30 and ":" not in item and "：" not in item and not re.search(r"\d(?![\d,.]*(?:호|차|단계))", item)
+    return len(item) <= 30 and ":" not in item and "：" not in item and not re.search(r"\d", _ORDINAL.sub("", item))
 
 
 def _cut_at_connective(item: str) -> bool:

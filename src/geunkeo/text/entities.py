@@ -297,16 +297,17 @@ _BRACKET_NAME = _first("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
 # after "the", point at the document under discussion ("Article 7(1) of the notice").
-_EN_DOC_WORD = (r"(?:terms(?:\s+and\s+conditions)?|regulations?|policy|policies|rules|agreement|conditions|bylaws|"
-                r"notice|handbook|guidelines?|wording|code|charter|statute|contract)")
+EN_DOC_KINDS = (r"terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|handbook|guidelines?|"
+                r"wording|code|charter|statute|contract")
+_EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 # "Section 6.5" is sub-section 5 of Section 6 (handbooks number their paragraphs 6.1, 6.2 …); sections get their
 # own article keys ("§6") so a handbook's Section 11 is never supported by a policy's Article 11.
 _CITE_EN = _first(
     "「『ACSacs§", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
     r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+))?"
     r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
-    r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?:Terms|Regulations?|Policy|Rules|Agreement|"
-    r"Conditions|Bylaws|" + _EN_DOC_WORD + r"))|(?P<the_doc>the\s+" + _EN_DOC_WORD + r"\b)"
+    r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?i:" + _EN_DOC_WORD + r"))"
+    r"|(?P<the_doc>the\s+" + _EN_DOC_WORD + r"\b)"
     r"|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r"(?:\s+" + _EN_DOC_WORD + r"\b)?)))?"
 )
 
@@ -377,9 +378,8 @@ def extract_citations(text: str) -> list[Entity]:
             reg, ref = word, ("same" if "same" in word else "this")
         elif m.group("named"):
             reg, ref = m.group("named").strip("「」"), "named"
-        # clauses number a policy's or handbook's parts as sections do ("clause 15.3" = "Section 15.3")
-        section = m.group("word") in ("Section", "section", "Sec.", "§", "Clause", "clause")
-        art = ("§" if section else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        # sections and clauses get their own keys ("§6"; article_key), articles the bare number
+        art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
         # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be
         para = int(m.group("dot") or m.group("para")) if (m.group("dot") or m.group("para")) else None
         item = m.group("item") if not (m.group("dot") and m.group("para")) else m.group("para")
