@@ -23,11 +23,12 @@ from geunkeo.text.entities import (
 )
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
-                      r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b)")
+                      r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b)")
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 _EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
 _ITEM_NUM = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")  # a 호 in running text: "… 손해 1. 고의로 … 2. 전쟁으로 …"
+_ITEM_WORD = re.compile(r"\b[Ii]tem\s(\d{1,2})\b")  # a schedule's rows: "Item 4 Rental vehicle excess: …"
 _LOC_SPLIT = re.compile(r"\s(?:제\s?\d+\s?조|Article\s\d+|§)")
 
 
@@ -54,7 +55,7 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
     """Article key → text, for the article the chunk is (Chunk.article / location) and every heading in it."""
     text = chunk.text
     heads = [(h.group(1) + (f"-{h.group(2)}" if h.group(2) else "") if h.group(1)
-              else h.group(3) or "§" + h.group(4), h.start())
+              else h.group(3) or (f"§{h.group(4)}" if h.group(4) else f"Sch{h.group(5)}"), h.start())
              for h in _HEADING.finditer(text)]
     arts: dict[str, str] = {}
     for i, (key, start) in enumerate(heads):
@@ -62,7 +63,8 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
         arts.setdefault(key, text[start:end])
     own = article_key(chunk.article) if chunk.article else ""
     if not own:
-        m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|(?:Section|Clause)\s\d+", chunk.location)
+        m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|(?:Section|Clause|Schedule)\s\d+",
+                      chunk.location)
         own = article_key(m.group(0)) if m else ""
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
@@ -188,6 +190,8 @@ class ContextIndex:
         if regs is None and kind_word:
             preferred = [d for d in docs if any(kind_word in nm for nm in d.names)]
             docs = preferred or docs
+        by_reference: list[tuple[ContextDoc, str]] = []
+        item_refuted = False  # a context holding the article's own text does not list the item
         for d in docs:
             for (name, a), evidence in d.pairs.items():
                 if a != art:
@@ -198,10 +202,14 @@ class ContextIndex:
                     continue
                 if para is not None and not self._has_paragraph(d, name, art, para):
                     continue
+                if item and art not in d.articles:
+                    by_reference.append((d, evidence))  # a reference cannot show the article's items
+                    continue
                 if item and not self._has_item(d, art, item, para):
+                    item_refuted = True
                     continue
                 return d, evidence
-        return None
+        return by_reference[0] if by_reference and not item_refuted else None
 
     @staticmethod
     def _has_item(d: ContextDoc, art: str, item: str, para: int | None = None) -> bool:
@@ -213,9 +221,13 @@ class ContextIndex:
         seg = _paragraph_text(text, art, para) if para else None
         if re.fullmatch(r"[a-z]", num):  # "Section 4.2(b)": a lettered point of the sub-section
             where = seg if seg is not None else text
-            return f"({num})" in where or not re.search(r"\([a-z]\)", where)
+            if f"({num})" not in where:
+                return not re.search(r"\([a-z]\)", where)
+            return not mok or _has_sub_point(where, num, mok)
         if num:
             listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
+            if art.startswith("Sch"):  # "Item 7" rows as well as "7." lines
+                listed |= set(_ITEM_WORD.findall(text))
             if seg is not None and not listed and _ITEM_NUM.search(text):
                 return f"제{num}호" in seg.replace(" ", "")  # 제1항 lists no 호 although ③ does
             if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):
@@ -268,6 +280,15 @@ def _has_mok(text: str, num: str, mok: str) -> bool:
     segment = text[start.end() : nxt.start() if nxt else len(text)]
     listed = set(_MOK.findall(segment))
     return not listed or mok in listed
+
+
+def _has_sub_point(text: str, letter: str, sub: str) -> bool:
+    """Whether lettered point `letter` lists sub-point `sub` ("(b) … (1) … (2) …" up to "(c)"); a point without
+    numbered or roman sub-points cannot be checked, so it passes."""
+    start = text.index(f"({letter})") + 3
+    nxt = text.find(f"({chr(ord(letter) + 1)})", start)
+    listed = set(re.findall(r"\((\d{1,2}|[ivx]{1,4})\)", text[start : nxt if nxt >= 0 else len(text)]))
+    return not listed or sub in listed
 
 
 def _ckey(e: Entity) -> str:

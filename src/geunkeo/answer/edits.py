@@ -41,6 +41,9 @@ _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|online|portal|e-?mail|link|form)\s+(?:at\s+)?)?$",
                   re.I)
+# "… escalate to AFCA on 1800 931 687.": a number after "on/at" is an aside of a clause whose verb is not "call"
+_ON_NUMBER = re.compile(r"(?<=[\w)])\s+(?:on|at)\s+(?:(?:freephone|toll-free|free\s?call)\s+)?$", re.I)
+_CALL_CLAUSE = re.compile(r"\b(?:call|ring|phone|dial|contact|reach|text|fax)\b[^,.;:]*$", re.I)
 # "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
 _ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:\bor\b|\band\b|또는|및|혹은|,)\s*(?:(?:to|at|with|from|through|via)\s+)?"
                        r"(?:the\s+)?(?:[A-Z][\w'\-]*\s+){0,3}$")
@@ -192,6 +195,8 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 continue
             # "Applications run until 25 April via https://…, and …": the channel is an aside; the clause stands
             channel = _VIA.search(s[: e.start]) if lang == "en" else None
+            if channel is None and lang == "en" and e.kind in ("phone", "fax") and not _CALL_CLAUSE.search(s[: e.start]):
+                channel = _ON_NUMBER.search(s[: e.start])
             if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
                 edits.append((channel.start(), e.end, ""))
                 repl[id(e)] = phrases["contact"]

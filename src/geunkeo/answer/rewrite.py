@@ -25,7 +25,8 @@ PHRASES = {
 # -- sentences -------------------------------------------------------------------------------------------------
 
 _END = re.compile(r"[.!?。](?:[\"'”’)\]]*)(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s|$)|\n")
-_NO_BREAK_BEFORE = re.compile(r"(?:^|[\s(])(?:\d{1,2}|Art|No|e\.g|i\.e|Tel|Fax|Dr|Mr|Ms|Mrs|Prof|vs|cf)$", re.I)
+_NO_BREAK_BEFORE = re.compile(r"(?:^|[\s(])(?:\d{1,2}|Art|No|e\.g|i\.e|Tel|Fax|Dr|Mr|Ms|Mrs|Prof|vs|cf|s|ss|Sec|Sch|cl|para|pp?)$",
+                              re.I)  # "s. 9.4(1)", "p. 12": abbreviations before a number
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

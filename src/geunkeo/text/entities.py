@@ -72,7 +72,8 @@ _PHONE_FAKE = _first(
 _PHONE_OTHER = _first(
     "+(0-9", r"(?<![\dA-Za-z\-.])(?:\+(?!82)\d{1,3}[-.\s]?\(?\d{1,4}\)?(?:[-.\s]?\d{2,4}){2,3}"
     r"|(?:1[-.\s]?)?\(?[2-9]\d{2}\)?[-.\s]\d{3}[-.\s]\d{4}"
-    r"|0\d{3,4}[\s-]\d{3}[\s-]?\d{3,4})(?![\dA-Za-z])"  # 0161 555 0185, 0800 731 4455, 07700 900123
+    r"|0\d{3,4}[\s-]\d{3}[\s-]?\d{3,4}"  # 0161 555 0185, 0800 731 4455, 07700 900123
+    r"|1[38]00[\s-]?\d{3}[\s-]?\d{3})(?![\dA-Za-z])"  # Australia's 1800 662 410 / 1300 …
 )
 # countries whose numbers drop a domestic trunk 0 after the country code: +44 (0)161 … is 0161 … at home
 _TRUNK_ZERO = re.compile(r"^\+(82|44|33|49|61|64|81|86|852|886|353)")
@@ -153,7 +154,7 @@ def extract_contacts(text: str) -> list[Entity]:
 # Unambiguous organisation endings; the short ones (처/과/실) are checked against stop words below.
 _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
-    "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀"
+    "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀|파트"
 )
 _DEPT_WEAK = "처|과|실|부|청|공단|공사"
 _PARTICLE = (
@@ -183,7 +184,7 @@ _WEAK_STOP_END = (
 _WEAK_STOP_EXCEPT = ("노동부",)
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
-                "교육원", "지원단", "사업단", "봉사단", "연구원"}  # 연구원 alone is a researcher
+                "교육원", "지원단", "사업단", "봉사단", "연구원", "파트"}  # 연구원 alone is a researcher
 # an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"
 _NUMBER_NEXT = r"\s\(?\+?\d"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
@@ -193,13 +194,16 @@ _BU_OK_NEXT = re.compile(
     r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|" + _NUMBER_NEXT
     # a ministry or agency followed by its own division: "국토교통부 주거복지정책과(…)"
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
-_EN_DEPT_HEAD = r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board)"
-_EN_CAP = r"[A-Z][A-Za-z&'\-]*"
+_EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
+                 r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency)")
+# a capitalised word; a possessive ends the name ("the Graduate School's Appeals Board" names two bodies)
+_EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = _first(
     "A-Z", r"\b(?:(?:" + _EN_CAP + r"\s+){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+(?:the\s+)?" + _EN_CAP
     + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})?"
-    r"|(?:Office|Department|Division|Center|Centre|Bureau|School)\s+(?:of|for)\s+(?:the\s+)?" + _EN_CAP
-    + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})\b"
+    r"|(?:Office|Department|Division|Center|Centre|Bureau|School|Board|Council|Committee|Faculty|Ministry|Institute)"
+    r"\s+(?:of|for|on)\s+(?:the\s+)?" + _EN_CAP
+    + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})(?![A-Za-z])"
 )
 _EN_NOT_NAME = {"The", "This", "That", "These", "Please", "Contact", "Visit", "Ask", "Our", "Your", "A", "An",
                 "Call", "Email", "See", "Under", "Per", "Each", "Every", "Any"}
@@ -302,10 +306,13 @@ EN_DOC_KINDS = (r"terms|regulations?|policy|policies|rules|agreement|conditions|
 _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 # "Section 6.5" is sub-section 5 of Section 6 (handbooks number their paragraphs 6.1, 6.2 …); sections get their
 # own article keys ("§6") so a handbook's Section 11 is never supported by a policy's Article 11.
+# "s. 9.4(1)" is a section in statute style; a schedule's items are "Schedule 2, item 7" / "Schedule 1, paragraph 4"
 _CITE_EN = _first(
     "「『ACSacs§", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
-    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§)\s?(?P<art>\d+)(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+))?"
-    r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?"
+    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.)\s?(?P<art>\d+)"
+    r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+))?"
+    r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
+    r"(?:(?<=\d),?\s(?:[Ii]tem|[Pp]aragraph|[Pp]ara\.)\s(?P<sitem>\d{1,2})\b)?"
     r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?i:" + _EN_DOC_WORD + r"))"
     r"|(?P<the_doc>the\s+" + _EN_DOC_WORD + r"\b)"
     r"|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r"(?:\s+" + _EN_DOC_WORD + r"\b)?)))?"
@@ -317,16 +324,29 @@ _SAME_ARTICLE = _first("같동", r"(?:같은\s?|동\s?)(?P<level>조|항|호)\s?
                                  r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?:\s?(?P<mok>[가-하])\s?목)?(?<=[항호목])")
 
 
+# "paragraph (d) of clause 9" / "paragraph 2 of Article 8": a part of the citation that follows; "paragraph (g)"
+# alone: a part of the citation before it
+_EN_PART = _first("pPiIsS", r"\b(?:[Ss]ub-?)?(?:[Pp]aragraph|[Pp]ara\.|[Ii]tem|[Pp]oint)\s?"
+                            r"(?:\((?P<x>[a-z]|\d{1,2}|[ivx]{1,4})\)|(?P<n>\d{1,2})\b(?=\s+of\s))(?P<of>\s+of\s+)?")
+# "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
+# which would take 항목, 과목, 품목)
+_BARE_MOK = _first("가나다라마바사아자차카타파하",
+                   r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
+
+
 def reg_key(name: str) -> str:
     """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded."""
     return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold()
 
 
 def article_key(article: str) -> str:
-    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'."""
-    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|\b[Cc]lause|§)\s?(\d+)", article)
+    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'; 'Schedule 2' → 'Sch2'."""
+    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|\b[Cc]lause|§|(?<![A-Za-z])s\.)\s?(\d+)", article)
     if sec:
         return "§" + sec.group(1)
+    sch = re.search(r"\b(?:[Ss]chedule|Sch\.)\s?(\d+)", article)
+    if sch:
+        return "Sch" + sch.group(1)
     m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article) or re.search(r"(\d+)(?:-(\d+))?", article)
     if not m:
         return ""
@@ -380,9 +400,14 @@ def extract_citations(text: str) -> list[Entity]:
             reg, ref = m.group("named").strip("「」"), "named"
         # sections and clauses get their own keys ("§6"; article_key), articles the bare number
         art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
-        # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be
-        para = int(m.group("dot") or m.group("para")) if (m.group("dot") or m.group("para")) else None
-        item = m.group("item") if not (m.group("dot") and m.group("para")) else m.group("para")
+        # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
+        # bracketed levels after it are the item and its sub-item ("Section 3.2(b)(3)" → item "b-3")
+        levels = [x for x in (m.group("para"), m.group("item"), m.group("sub2")) if x]
+        if m.group("dot"):
+            para = int(m.group("dot"))
+        else:
+            para = int(levels.pop(0)) if m.group("para") else None
+        item = "-".join(levels[:2]) or m.group("sitem")
         out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, item),
                           regulation=reg, ref=ref, article=art, paragraph=para, item=item))
     # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
@@ -400,6 +425,7 @@ def extract_citations(text: str) -> list[Entity]:
         out.append(Entity("citation", m.group(0), m.start(), m.end(),
                           _cite_norm(prev.regulation, prev.article or "", para, item), regulation=prev.regulation,
                           ref=prev.ref, article=prev.article, paragraph=para, item=item))
+    _add_parts(text, out)
     # a regulation named in 「」 without an article: "「교원 연구년 운영 지침」을 참고하세요"
     for m in _BRACKET_NAME.finditer(text):
         if not any(c.start <= m.start() < c.end for c in out):
@@ -408,6 +434,54 @@ def extract_citations(text: str) -> list[Entity]:
                               regulation=name, ref="named"))
     out.sort(key=lambda x: x.start)
     return out
+
+
+def _add_parts(text: str, out: list[Entity]) -> None:
+    """Bare parts of a citation: English "paragraph (g)" / "paragraph (d) of clause 9" and a Korean "라목" alone."""
+    def inside(pos: int) -> bool:
+        return any(c.start <= pos < c.end for c in out)
+
+    def previous(pos: int) -> Entity | None:
+        before = [c for c in out if c.article and c.end <= pos]
+        return max(before, key=lambda c: c.end) if before else None
+
+    for m in _EN_PART.finditer(text):
+        if inside(m.start()):
+            continue
+        x = m.group("x") or m.group("n")
+        if m.group("of"):
+            target = next((c for c in out if c.start == m.end() and c.article), None)
+            if target is None or target.item:
+                continue
+            out.remove(target)
+            start, end = m.start(), target.end
+            if x.isdigit() and target.paragraph is None and not target.article.startswith("Sch"):
+                para, item = int(x), None  # "paragraph 2 of Article 8"
+            else:
+                para, item = target.paragraph, x
+        else:
+            target = previous(m.start())
+            if target is None:
+                continue
+            start, end, para = m.start(), m.end(), target.paragraph
+            head = (target.item or "").partition("-")[0]
+            # a letter is a sibling of the point cited before ("paragraph (g)" after "(d)"); a number or a roman
+            # numeral under a lettered point is its sub-item
+            item = f"{head}-{x}" if re.fullmatch(r"[a-z]", head) and not re.fullmatch(r"[a-z]", x) else x
+        out.append(Entity("citation", text[start:end], start, end,
+                          _cite_norm(target.regulation, target.article or "", para, item),
+                          regulation=target.regulation, ref=target.ref, article=target.article, paragraph=para,
+                          item=item))
+    for m in _BARE_MOK.finditer(text):
+        target = previous(m.start())
+        if inside(m.start()) or target is None or not (target.item or target.paragraph):
+            continue
+        head = (target.item or "").partition("-")[0]
+        item = f"{head}-{m.group('mok')}"
+        out.append(Entity("citation", m.group(0), m.start(), m.end(),
+                          _cite_norm(target.regulation, target.article or "", target.paragraph, item),
+                          regulation=target.regulation, ref=target.ref, article=target.article,
+                          paragraph=target.paragraph, item=item))
 
 
 def _item_key(item: str | None, mok: str | None) -> str | None:
