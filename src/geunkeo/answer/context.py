@@ -23,7 +23,12 @@ from geunkeo.text.entities import (
 )
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
-                      r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b)")
+                      r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
+                      r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?)")
+_HEADING_PREFIX = {4: "§", 5: "Sch", 6: "R", 7: "Sch"}
+_ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
+# a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
+_LIST_HEADING = re.compile(r"\b(?:General\s)?(Condition|Exclusion)s\b", re.I)
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 _EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
@@ -54,13 +59,17 @@ def _chunk_names(chunk: Chunk) -> set[str]:
 def _own_articles(chunk: Chunk) -> dict[str, str]:
     """Article key → text, for the article the chunk is (Chunk.article / location) and every heading in it."""
     text = chunk.text
-    heads = [(h.group(1) + (f"-{h.group(2)}" if h.group(2) else "") if h.group(1)
-              else h.group(3) or (f"§{h.group(4)}" if h.group(4) else f"Sch{h.group(5)}"), h.start())
-             for h in _HEADING.finditer(text)]
+    # articles after a "부칙" line (or in a chunk of the addenda) are the addenda's own: 부칙 제2조 is not 제2조
+    addenda = _ADDENDA_LINE.search(text)
+    addenda_at = addenda.start() if addenda else (0 if "부칙" in f"{chunk.article} {chunk.location}" else len(text) + 1)
+    heads = [(_heading_key(h, h.start() >= addenda_at), h.start()) for h in _HEADING.finditer(text)]
     arts: dict[str, str] = {}
     for i, (key, start) in enumerate(heads):
         end = heads[i + 1][1] if i + 1 < len(heads) else len(text)
         arts.setdefault(key, text[start:end])
+    listed = _LIST_HEADING.search(f"{chunk.article or ''} {text.lstrip().split(chr(10), 1)[0]}")
+    if listed:
+        arts.setdefault("GC" if listed.group(1).lower() == "condition" else "Exc", text)
     own = article_key(chunk.article) if chunk.article else ""
     if not own:
         m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|(?:Section|Clause|Schedule)\s\d+",
@@ -72,10 +81,24 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
     return arts
 
 
+def _heading_key(h: re.Match, in_addenda: bool) -> str:
+    if h.group(1):
+        return ("부칙" if in_addenda else "") + h.group(1) + (f"-{h.group(2)}" if h.group(2) else "")
+    if h.group(3):
+        return h.group(3)
+    g = next(i for i in _HEADING_PREFIX if h.group(i))
+    return _HEADING_PREFIX[g] + h.group(g)
+
+
+def _dotted(key: str) -> bool:
+    """Keys whose paragraphs are numbered "6.1", "6.2" (sections, clauses, regulations)."""
+    return key.startswith(("§", "R"))
+
+
 def _paragraph_numbers(chunk: Chunk, key: str, text: str) -> set[int]:
     nums = {_CIRCLED[c] for c in text if c in _CIRCLED}
     nums |= {int(m.group(1)) for m in _EN_PARA.finditer(text)}
-    if key.startswith("§"):  # a handbook's sub-sections: "6.1 A graduate student …" under Section 6
+    if _dotted(key):  # a handbook's sub-sections: "6.1 A graduate student …" under Section 6
         nums |= {int(m.group(1)) for m in re.finditer(rf"(?m)^[ \t]*{key[1:]}\.(\d+)\b", text)}
     if chunk.article and article_key(chunk.article) == key:
         nums |= {int(m.group(1)) for p in chunk.paragraphs if (m := re.search(r"(\d+)", p))}
@@ -114,7 +137,10 @@ class ContextIndex:
                 doc.pairs[(name, key)] = art_text[:200]
         last_named: str | None = None
         prev: tuple[int, list[str]] | None = None  # (end, names) of the previous reference
+        headings = {text.index("제", h.start()) for h in _HEADING.finditer(text) if h.group(1)}
         for c in extract_citations(text):
+            if c.start in headings:  # an article's own heading, not a reference (부칙's 제2조 is not 제2조)
+                continue
             snippet = text[max(0, c.start - 60) : c.end + 60]
             # resolved as the filter resolves answers: 같은 규정 → the last named one; a bare 제25조 right after
             # 「학칙」 제3조 in the same sentence → 학칙; otherwise the chunk's own regulation
@@ -219,11 +245,11 @@ class ContextIndex:
         num, _, mok = item.partition("-")
         text = d.articles.get(art, "")
         seg = _paragraph_text(text, art, para) if para else None
-        if re.fullmatch(r"[a-z]", num):  # "Section 4.2(b)": a lettered point of the sub-section
-            where = seg if seg is not None else text
-            if f"({num})" not in where:
-                return not re.search(r"\([a-z]\)", where)
-            return not mok or _has_sub_point(where, num, mok)
+        where = seg if seg is not None else text
+        if num.startswith("."):  # "9.2.6(b)": a sub-sub-section of 9.2, then its points
+            return _has_sub_section(where, art, para, num[1:], mok)
+        if re.fullmatch(r"[a-z]", num):  # "Section 4.2(b)(iii)": a lettered point of the sub-section, its sub-points
+            return _has_points(where, item.split("-"))
         if num:
             listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
             if art.startswith("Sch"):  # "Item 7" rows as well as "7." lines
@@ -252,10 +278,10 @@ _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 def _paragraph_text(text: str, art: str, para: int) -> str | None:
     """The text of paragraph `para` of an article (② … up to ③; "(2) …"; a section's "4.2 …"), or None when the
     article does not mark its paragraphs that way."""
-    if art.startswith("§"):
+    if _dotted(art):
         n = re.escape(art[1:])
         start = re.search(rf"(?m)^[ \t]*{n}\.{para}\b", text)
-        nxt = re.compile(rf"(?m)^[ \t]*{n}\.\d+\b")
+        nxt = re.compile(rf"(?m)^[ \t]*{n}\.(?!{para}(?!\d))\d+\b")  # the next paragraph, not "9.2.1" under 9.2
     elif 1 <= para <= 20:
         start = re.search(chr(0x245F + para), text)  # ① is U+2460
         nxt = re.compile(r"[①-⑳]")
@@ -282,13 +308,39 @@ def _has_mok(text: str, num: str, mok: str) -> bool:
     return not listed or mok in listed
 
 
-def _has_sub_point(text: str, letter: str, sub: str) -> bool:
-    """Whether lettered point `letter` lists sub-point `sub` ("(b) … (1) … (2) …" up to "(c)"); a point without
-    numbered or roman sub-points cannot be checked, so it passes."""
-    start = text.index(f"({letter})") + 3
-    nxt = text.find(f"({chr(ord(letter) + 1)})", start)
-    listed = set(re.findall(r"\((\d{1,2}|[ivx]{1,4})\)", text[start : nxt if nxt >= 0 else len(text)]))
-    return not listed or sub in listed
+_ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
+_POINT_KINDS = {"letter": r"\([a-z]\)", "number": r"\(\d{1,2}\)", "roman": r"\((?:" + "|".join(_ROMAN) + r")\)"}
+
+
+def _has_points(text: str, parts: list[str]) -> bool:
+    """Whether the nested points `parts` ("b", "iii") are listed: each "(x)" found, then looked for between it and
+    its next sibling; a level that lists no points of its kind cannot be checked, so it passes."""
+    seg = text
+    for depth, p in enumerate(parts):
+        kind = ("number" if p.isdigit() else
+                "roman" if p in _ROMAN and depth > 0 and re.fullmatch(r"[a-z]", parts[depth - 1]) else "letter")
+        at = seg.find(f"({p})")
+        if at < 0:
+            return not re.search(_POINT_KINDS[kind], seg)
+        sibling = (str(int(p) + 1) if kind == "number" else
+                   _ROMAN[_ROMAN.index(p) + 1] if kind == "roman" and p != _ROMAN[-1] else chr(ord(p[0]) + 1))
+        start = at + len(p) + 2
+        nxt = seg.find(f"({sibling})", start)
+        seg = seg[start : nxt if nxt >= 0 else len(seg)]
+    return True
+
+
+def _has_sub_section(text: str, art: str, para: int | None, num: str, rest: str) -> bool:
+    """Whether "9.2.6" (article 9, paragraph 2, sub-section 6) is numbered in the text, then its points `rest`; a
+    paragraph without numbered sub-sections cannot be checked, so it passes."""
+    if para is None or not _dotted(art):
+        return True
+    head = rf"(?m)^[ \t]*{re.escape(art[1:])}\.{para}\."
+    start = re.search(head + re.escape(num) + r"\b", text)
+    if start is None:
+        return not re.search(head + r"\d", text)
+    nxt = re.compile(head + r"\d").search(text, start.end())
+    return not rest or _has_points(text[start.end() : nxt.start() if nxt else len(text)], rest.split("-"))
 
 
 def _ckey(e: Entity) -> str:
@@ -296,7 +348,7 @@ def _ckey(e: Entity) -> str:
     return f"{kind}:{e.norm}"
 
 
-_REG_END = re.compile(r"(?:규정|학칙|약관|규칙|세칙|지침|법|요강|내규|정관|준칙|terms|regulations?|policy|rules|"
+_REG_END = re.compile(r"(?:규정|학칙|약관|규칙|세칙|지침|법|요강|내규|정관|준칙|조례|terms|regulations?|policy|rules|"
                       r"conditions|bylaws)$")
 
 

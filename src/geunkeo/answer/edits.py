@@ -33,7 +33,7 @@ _NEEDS_OBJECT = re.compile(
 
 _VERB_LABEL = re.compile(r"\b(?:call|contact|e-?mail|phone|dial|write to|visit)\s*[:：]?\s*$", re.I)
 _NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|phone|dial|write to|visit)\b)", re.I)
-_NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및)\s*(?=(?:" + LABEL_WORDS
+_NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및|\bor\b|\band\b)\s*(?=(?:" + LABEL_WORDS
                         + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
 _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
@@ -47,7 +47,8 @@ _CALL_CLAUSE = re.compile(r"\b(?:call|ring|phone|dial|contact|reach|text|fax)\b[
 # "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
 _ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:\bor\b|\band\b|또는|및|혹은|,)\s*(?:(?:to|at|with|from|through|via)\s+)?"
                        r"(?:the\s+)?(?:[A-Z][\w'\-]*\s+){0,3}$")
-_DEPT_TO_CONTACT = re.compile(r"\s*(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$", re.I)
+_DEPT_TO_CONTACT = re.compile(r"\s*(?:(?:free(?:\s?phone)?|toll-free|24/7)\s+)?(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$",
+                              re.I)
 
 
 def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, tuple[int, int]]]:
@@ -236,7 +237,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             word = phrases[e.kind]
             start = e.start
             if lang == "en" or e.text[:1].isascii():
-                m = re.search(r"\bthe\s+$", s[: e.start], re.I)
+                m = re.search(r"\b(?:the|our|your|their)\s+$", s[: e.start], re.I)  # "our X Unit" → "the …"
                 start = m.start() if m else e.start
                 word = PHRASES["en"][e.kind] if lang == "en" else word
             edits.append((start, e.end, word))

@@ -99,6 +99,8 @@ def phone_key(text: str) -> str:
         digits = digits[len(cc.group(1)) :]
         if not digits.startswith("0"):
             digits = "0" + digits
+    elif len(digits) == 11 and digits.startswith("1"):  # North America: +1 (613) 562-5800 is 613-562-5800 at home
+        digits = digits[1:]
     return digits
 
 
@@ -273,7 +275,7 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
 
 # -- regulation citations --------------------------------------------------------------------------------------
 
-_REG_WORD = "규정|학칙|약관|규칙|세칙|지침|시행세칙|시행규칙|시행령|법|요강|내규|정관|준칙"
+_REG_WORD = "규정|학칙|약관|규칙|세칙|지침|시행세칙|시행규칙|시행령|법|요강|내규|정관|준칙|조례"
 _SELF_NAMED = {"학칙", "정관"}
 _NOT_NAME_WORDS = {"경우", "따라", "및", "또는", "등", "위", "아래", "다음", "각", "그", "관련", "해당", "이번", "기존"}
 _REG_NOT = ("방법", "불법", "용법", "문법", "편법", "기법", "해법", "어법", "화법")
@@ -297,6 +299,9 @@ _ART_KO = (
 _ART_KO_RX = _first("제", _ART_KO)
 _REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
 _REG_WINDOW = 60
+_ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
+# "별표 3", "별표 1 제3호": an annexed table, keyed like an English schedule ("Sch3")
+_ANNEX_KO = _first("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?")
 _BRACKET_NAME = _first("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
@@ -308,10 +313,12 @@ _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 # own article keys ("§6") so a handbook's Section 11 is never supported by a policy's Article 11.
 # "s. 9.4(1)" is a section in statute style; a schedule's items are "Schedule 2, item 7" / "Schedule 1, paragraph 4"
 _CITE_EN = _first(
-    "「『ACSacs§", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
-    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.)\s?(?P<art>\d+)"
-    r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+))?"
+    "「『ACSacs§RrGgEe", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
+    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
+    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|[Ee]xclusion)\s?(?P<art>\d+)"
+    r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
     r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
+    r"(?:\((?P<sub3>[ivx]{1,4})\))?"
     r"(?:(?<=\d),?\s(?:[Ii]tem|[Pp]aragraph|[Pp]ara\.)\s(?P<sitem>\d{1,2})\b)?"
     r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?i:" + _EN_DOC_WORD + r"))"
     r"|(?P<the_doc>the\s+" + _EN_DOC_WORD + r"\b)"
@@ -328,6 +335,13 @@ _SAME_ARTICLE = _first("같동", r"(?:같은\s?|동\s?)(?P<level>조|항|호)\s?
 # alone: a part of the citation before it
 _EN_PART = _first("pPiIsS", r"\b(?:[Ss]ub-?)?(?:[Pp]aragraph|[Pp]ara\.|[Ii]tem|[Pp]oint)\s?"
                             r"(?:\((?P<x>[a-z]|\d{1,2}|[ivx]{1,4})\)|(?P<n>\d{1,2})\b(?=\s+of\s))(?P<of>\s+of\s+)?")
+# "under 9.2.3", "(11.2(a))", "set out in 5.4": a sub-section number without its word, after a citation of the same
+# section or regulation; a number with a unit after it is a quantity ("under 3.5 GPA")
+_BARE_DOTTED = _first(
+    "(uUpPsSiIoObBaAfF", r"(?:\(|\b(?:under|per|see|in|of|by|and|or|following)\s+)"
+    r"(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?(?P<pts>(?:\((?:[a-z]|\d{1,2}|[ivx]{1,4})\))*))"
+    r"(?![\w%]|\.\d|\s*(?:per\s?cent|percent|C?GPA|points?|credits?|hours?|years?|days?|weeks?|months?|km|kg)\b)")
+_DOTTED_WINDOW = 400
 # "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
 # which would take 항목, 과목, 품목)
 _BARE_MOK = _first("가나다라마바사아자차카타파하",
@@ -340,55 +354,79 @@ def reg_key(name: str) -> str:
 
 
 def article_key(article: str) -> str:
-    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'; 'Schedule 2' → 'Sch2'."""
+    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'; 'Schedule 2' / '별표 2' →
+    'Sch2'; 'Regulation 4' / 'Rule 4' → 'R4'; 'General Conditions' → 'GC', 'Exclusions' → 'Exc'; '부칙 제2조' → '부칙2'."""
     sec = re.search(r"(?:\b[Ss]ection|\bSec\.|\b[Cc]lause|§|(?<![A-Za-z])s\.)\s?(\d+)", article)
     if sec:
         return "§" + sec.group(1)
-    sch = re.search(r"\b(?:[Ss]chedule|Sch\.)\s?(\d+)", article)
+    sch = re.search(r"\b(?:[Ss]chedule|Sch\.)\s?(\d+)|별표\s?(\d+)", article)
     if sch:
-        return "Sch" + sch.group(1)
+        return "Sch" + (sch.group(1) or sch.group(2))
+    reg = re.search(r"\b(?:[Rr]egulation|Reg\.|[Rr]ule)\s?(\d+)", article)
+    if reg:
+        return "R" + reg.group(1)
+    part = re.search(r"\b(?:(?:[Gg]eneral\s)?([Cc])ondition|([Ee])xclusion)s?\b", article)
+    if part:  # a policy's general conditions / exclusions: one numbered list each
+        return "GC" if part.group(1) else "Exc"
+    if re.match(r"\s*부칙", article):
+        m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article)
+        return "부칙" + (m.group(1) + (f"-{m.group(2)}" if m.group(2) else "") if m else "")
     m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article) or re.search(r"(\d+)(?:-(\d+))?", article)
     if not m:
         return ""
     return m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")
 
 
+def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
+    """(regulation, how it is named, start) of the name written before a Korean citation starting at `s`."""
+    reg, ref = None, "bare"
+    r = _REG_BEFORE.search(text, max(0, s - _REG_WINDOW), s)
+    if r is None:
+        pass
+    elif r.group("bracket"):
+        reg, ref, s = r.group("bracket")[1:-1].strip(), "named", r.start()
+    elif r.group("deictic"):
+        word = r.group("deictic")
+        ref = "same" if re.match(r"(?:같은|동|해당)", word) else "this"
+        reg, s = word, r.start()
+    elif r.group("plain"):
+        plain = r.group("plain")
+        if not (plain.endswith(_REG_NOT) or len(plain) < 2):  # "신청 방법 제3조": not a regulation name
+            s = r.start()
+            words = plain.split()
+            # "학칙" names itself: "… 경우 학칙 제13조" is not a regulation called "경우 학칙"
+            while len(words) > 1 and (words[-1] in _SELF_NAMED or words[0] in _NOT_NAME_WORDS):
+                s += len(words[0]) + 1
+                words = words[1:]
+            plain = " ".join(words)
+            if plain not in _SELF_NAMED and re.fullmatch(f"(?:{_REG_WORD})", plain):
+                reg, ref = plain, "this"  # "규정 제3조": the regulation under discussion
+            else:
+                reg, ref = plain, "named"
+    return reg, ref, s
+
+
 def extract_citations(text: str) -> list[Entity]:
     """Regulation citations as (regulation, article, paragraph, item) with how the regulation was named."""
     out: list[Entity] = []
     for m in _ART_KO_RX.finditer(text):
-        reg, ref = None, "bare"
         s = m.start()
-        r = _REG_BEFORE.search(text, max(0, s - _REG_WINDOW), s)
-        if r is None:
-            pass
-        elif r.group("bracket"):
-            reg, ref, s = r.group("bracket")[1:-1].strip(), "named", r.start()
-        elif r.group("deictic"):
-            word = r.group("deictic")
-            ref = "same" if re.match(r"(?:같은|동|해당)", word) else "this"
-            reg, s = word, r.start()
-        elif r.group("plain"):
-            plain = r.group("plain")
-            if not (plain.endswith(_REG_NOT) or len(plain) < 2):  # "신청 방법 제3조": not a regulation name
-                s = r.start()
-                words = plain.split()
-                # "학칙" names itself: "… 경우 학칙 제13조" is not a regulation called "경우 학칙"
-                while len(words) > 1 and (words[-1] in _SELF_NAMED or words[0] in _NOT_NAME_WORDS):
-                    s += len(words[0]) + 1
-                    words = words[1:]
-                plain = " ".join(words)
-                if plain not in _SELF_NAMED and re.fullmatch(f"(?:{_REG_WORD})", plain):
-                    reg, ref = plain, "this"  # "규정 제3조": the regulation under discussion
-                else:
-                    reg, ref = plain, "named"
-        art = m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        addenda = _ADDENDA_BEFORE.search(text, max(0, s - 6), s)  # "부칙 제3조": an article of the addenda
+        if addenda:
+            s = addenda.start()
+        reg, ref, s = _ko_regulation_before(text, s)
+        art = ("부칙" if addenda else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
         para = int(m.group("para")) if m.group("para") else None
         # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         surface = text[s : m.end()]
         out.append(Entity("citation", surface, s, m.end(), _cite_norm(reg, art, para, item), regulation=reg,
                           ref=ref, article=art, paragraph=para, item=item))
+    for m in _ANNEX_KO.finditer(text):
+        reg, ref, s = _ko_regulation_before(text, m.start())
+        art, item = f"Sch{m.group('n')}", m.group("item")
+        out.append(Entity("citation", text[s : m.end()], s, m.end(), _cite_norm(reg, art, None, item), regulation=reg,
+                          ref=ref, article=art, item=item))
     for m in _CITE_EN.finditer(text):
         reg, ref = None, "bare"
         if m.group("bracket"):
@@ -400,14 +438,20 @@ def extract_citations(text: str) -> list[Entity]:
             reg, ref = m.group("named").strip("「」"), "named"
         # sections and clauses get their own keys ("§6"; article_key), articles the bare number
         art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        if art in ("GC", "Exc"):  # "General Condition 5": item 5 of the policy's general conditions
+            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(None, art, None, m.group("art")),
+                              ref="bare", article=art, item=m.group("art")))
+            continue
         # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
         # bracketed levels after it are the item and its sub-item ("Section 3.2(b)(3)" → item "b-3")
-        levels = [x for x in (m.group("para"), m.group("item"), m.group("sub2")) if x]
+        levels = [x for x in (m.group("para"), m.group("item"), m.group("sub2"), m.group("sub3")) if x]
         if m.group("dot"):
             para = int(m.group("dot"))
         else:
             para = int(levels.pop(0)) if m.group("para") else None
-        item = "-".join(levels[:2]) or m.group("sitem")
+        if m.group("dot2"):  # "9.2.6": a sub-sub-section, keyed ".6" apart from a point "(6)"
+            levels.insert(0, "." + m.group("dot2"))
+        item = "-".join(levels) or m.group("sitem")
         out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, item),
                           regulation=reg, ref=ref, article=art, paragraph=para, item=item))
     # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
@@ -449,6 +493,8 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         if inside(m.start()):
             continue
         x = m.group("x") or m.group("n")
+        para: int | None
+        item: str | None
         if m.group("of"):
             target = next((c for c in out if c.start == m.end() and c.article), None)
             if target is None or target.item:
@@ -471,6 +517,19 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         out.append(Entity("citation", text[start:end], start, end,
                           _cite_norm(target.regulation, target.article or "", para, item),
                           regulation=target.regulation, ref=target.ref, article=target.article, paragraph=para,
+                          item=item))
+    for m in _BARE_DOTTED.finditer(text):
+        s, e = m.span("num")
+        family = [c for c in out if c.article and c.article[:1] in "§R" and c.end <= s and s - c.end < _DOTTED_WINDOW]
+        if inside(s) or not family:
+            continue
+        same = [c for c in family if c.article[1:] == m.group("a")]
+        target = max(same or family, key=lambda c: c.end)
+        art = target.article[0] + m.group("a")
+        parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
+        item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts) or None
+        out.append(Entity("citation", text[s:e], s, e, _cite_norm(target.regulation, art, int(m.group("p")), item),
+                          regulation=target.regulation, ref=target.ref, article=art, paragraph=int(m.group("p")),
                           item=item))
     for m in _BARE_MOK.finditer(text):
         target = previous(m.start())
