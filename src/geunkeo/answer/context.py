@@ -61,7 +61,8 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
     text = chunk.text
     # articles after a "부칙" line (or in a chunk of the addenda) are the addenda's own: 부칙 제2조 is not 제2조
     addenda = _ADDENDA_LINE.search(text)
-    addenda_at = addenda.start() if addenda else (0 if "부칙" in f"{chunk.article} {chunk.location}" else len(text) + 1)
+    in_addenda = "부칙" in f"{chunk.article} {chunk.location} {' '.join(chunk.path)}"
+    addenda_at = addenda.start() if addenda else (0 if in_addenda else len(text) + 1)
     heads = [(_heading_key(h, h.start() >= addenda_at), h.start()) for h in _HEADING.finditer(text)]
     arts: dict[str, str] = {}
     for i, (key, start) in enumerate(heads):
@@ -75,6 +76,8 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
         m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|(?:Section|Clause|Schedule)\s\d+",
                       chunk.location)
         own = article_key(m.group(0)) if m else ""
+    if own[:1].isdigit() and in_addenda:  # the chunker's "제1조" under a 부칙 heading
+        own = "부칙" + own
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
         arts[own] = text[:end]
