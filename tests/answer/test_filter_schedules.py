@@ -144,3 +144,14 @@ def test_an_invented_number_before_a_real_alternative_leaves_the_alternative():
                        [Chunk("fe#c", "fe", "Fees", "Fees Office: +353 61 202 700, fees@larchfield.ie", "Contacts",
                               lang="en")])
     assert text.startswith("The Fees Office can be contacted at fees@larchfield.ie.")
+
+
+def test_an_invented_alternative_after_geona_goes_and_its_ending_moves_to_the_first_verb():
+    ctx = [Chunk("g#8", "g", "대학원 학위논문 규정", "제8조(제출) 서류는 대학원 교학팀에 제출한다. 팩스 02-3408-5129", "제8조",
+                 article="제8조")]
+    text, removed = _removed("서류는 대학원 교학팀에 팩스(02-3408-5129)로 보내거나 grad@hanbit.com으로 제출하시면 됩니다.", ctx,
+                             lang="ko")
+    assert removed == ["grad@hanbit.com"]
+    assert text.startswith("서류는 대학원 교학팀에 팩스(02-3408-5129)로 보내시면 됩니다.")
+    text, _ = _removed("서류는 교학팀에서 받거나 grad@hanbit.com으로 요청하세요.", ctx, lang="ko")
+    assert text.startswith("서류는 교학팀에서 받으세요.")  # a stem with a final consonant takes 으
