@@ -155,3 +155,31 @@ def test_an_invented_alternative_after_geona_goes_and_its_ending_moves_to_the_fi
     assert text.startswith("서류는 대학원 교학팀에 팩스(02-3408-5129)로 보내시면 됩니다.")
     text, _ = _removed("서류는 교학팀에서 받거나 grad@hanbit.com으로 요청하세요.", ctx, lang="ko")
     assert text.startswith("서류는 교학팀에서 받으세요.")  # a stem with a final consonant takes 으
+
+
+# -- the seventh held-out set's classes (benchmarks/data/filter_heldout7.json) ----------------------------------
+
+def test_honorific_verbs_are_not_offices_and_companies_bureaus_and_windows_are():
+    assert extract_departments("펀드는 중에서 선택하실 수 있고, 서류는 제출하실 때 내시면 됩니다.") == []
+    names = [d.text for d in extract_departments("위탁사는 (주)누리PG와 코리아크레딧뷰로(주)이며, 복지국(02-2260-3150)과 "
+                                                 "분할납부전담창구에서 안내합니다.")]
+    assert names == ["(주)누리PG", "코리아크레딧뷰로(주)", "복지국", "분할납부전담창구"]
+    assert [d.text for d in extract_departments("대한민국 국민과 회원국에 대한 규정")] == []
+
+
+CODE = [Chunk("cc#4", "cc", "Westbrook State University Student Code", "ARTICLE IV. PROHIBITED CONDUCT\nSection 1. "
+              "Academic misconduct:\n a. plagiarism;\n b. cheating.\nSection 2. Endangering others.", "Article IV",
+              article="Article IV", lang="en"),
+        Chunk("cc#e", "cc", "Westbrook Motor Policy", "Endorsements\nEndorsement 01 – Named drivers only.\n"
+              "Endorsement 04 – Telematics device.", "Endorsements", article="Endorsements", lang="en"),
+        Chunk("cc#a", "cc", "Meridian Medical Benefits", "ANNEX A – PANEL CLINICS\n1. CareLink network\n2. Novena "
+              "clinic", "Annex A", article="Annex A", lang="en")]
+
+
+def test_roman_articles_endorsements_and_annexes_are_checked():
+    text, removed = _removed("Plagiarism is barred by Article IV, Section 1.a, cheating by Article IV, Section 1.b, "
+                             "and bribery by Article IV, Section 1.d. Appeals follow Article VII, Section 1.", CODE)
+    assert removed == ["Article IV, Section 1.d", "Article VII, Section 1"] and "Article IV, Section 1.b" in text
+    text, removed = _removed("Telematics is under Endorsement 04 and curfews under Endorsement 09. Clinics are in "
+                             "Annex A, item 2; dental work in Annex C.", CODE)
+    assert removed == ["Endorsement 09", "Annex C"] and "Annex A, item 2" in text

@@ -20,12 +20,15 @@ from geunkeo.text.entities import (
     extract_departments,
     extract_numbers,
     reg_key,
+    roman_to_int,
 )
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
                       r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
-                      r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?)")
-_HEADING_PREFIX = {4: "§", 5: "Sch", 6: "R", 7: "Sch"}
+                      r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?"
+                      r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|(?:Annex|ANNEX)\s([A-Z0-9])\b)")
+_HEADING_PREFIX = {4: "§", 5: "Sch", 6: "R", 7: "Sch", 8: "", 9: "End", 10: "Anx"}
+_SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … Section 2. Grounds …"
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
 _LIST_HEADING = re.compile(r"\b(?:General\s)?(Condition|Exclusion)s\b", re.I)
@@ -66,7 +69,9 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
     heads = [(_heading_key(h, h.start() >= addenda_at), h.start()) for h in _HEADING.finditer(text)]
     arts: dict[str, str] = {}
     for i, (key, start) in enumerate(heads):
-        end = heads[i + 1][1] if i + 1 < len(heads) else len(text)
+        # an article runs to the next article: its "Section 2." lines are its paragraphs, not its end
+        later = [h for h in heads[i + 1 :] if h[0][:1].isdigit() or not key[:1].isdigit()]
+        end = later[0][1] if later else len(text)
         arts.setdefault(key, text[start:end])
     listed = _LIST_HEADING.search(f"{chunk.article or ''} {text.lstrip().split(chr(10), 1)[0]}")
     if listed:
@@ -90,7 +95,9 @@ def _heading_key(h: re.Match, in_addenda: bool) -> str:
     if h.group(3):
         return h.group(3)
     g = next(i for i in _HEADING_PREFIX if h.group(i))
-    return _HEADING_PREFIX[g] + h.group(g)
+    if g == 8:
+        return str(roman_to_int(h.group(8)))
+    return _HEADING_PREFIX[g] + (str(int(h.group(g))) if h.group(g).isdigit() else h.group(g))
 
 
 def _dotted(key: str) -> bool:
@@ -101,6 +108,8 @@ def _dotted(key: str) -> bool:
 def _paragraph_numbers(chunk: Chunk, key: str, text: str) -> set[int]:
     nums = {_CIRCLED[c] for c in text if c in _CIRCLED}
     nums |= {int(m.group(1)) for m in _EN_PARA.finditer(text)}
+    if key.isdigit():  # an article divided into "Section 1.", "Section 2." lines
+        nums |= {int(n) for n in _SECTION_LINE.findall(text)}
     if _dotted(key):  # a handbook's sub-sections: "6.1 A graduate student …" under Section 6
         nums |= {int(m.group(1)) for m in re.finditer(rf"(?m)^[ \t]*{key[1:]}\.(\d+)\b", text)}
     if chunk.article and article_key(chunk.article) == key:
@@ -180,7 +189,7 @@ class ContextIndex:
         """n of the context that names this department (whole-word, spacing-insensitive)."""
         if e.norm in self.departments:
             return self.departments[e.norm]
-        chars = [re.escape(c) for c in re.sub(r"\s+", "", e.text.casefold())]
+        chars = [re.escape(c) for c in e.norm]  # dept_key: spacing, "the" and (주) do not matter
         rx = re.compile(r"(?<![가-힣a-z])" + r"\s*".join(chars))
         for n, t in enumerate(self.texts, start=1):
             if rx.search(t):
@@ -255,7 +264,7 @@ class ContextIndex:
             return _has_points(where, item.split("-"))
         if num:
             listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
-            if art.startswith("Sch"):  # "Item 7" rows as well as "7." lines
+            if art.startswith(("Sch", "Anx")):  # "Item 7" rows as well as "7." lines
                 listed |= set(_ITEM_WORD.findall(text))
             if seg is not None and not listed and _ITEM_NUM.search(text):
                 return f"제{num}호" in seg.replace(" ", "")  # 제1항 lists no 호 although ③ does
@@ -285,6 +294,9 @@ def _paragraph_text(text: str, art: str, para: int) -> str | None:
         n = re.escape(art[1:])
         start = re.search(rf"(?m)^[ \t]*{n}\.{para}\b", text)
         nxt = re.compile(rf"(?m)^[ \t]*{n}\.(?!{para}(?!\d))\d+\b")  # the next paragraph, not "9.2.1" under 9.2
+    elif art.isdigit() and _SECTION_LINE.search(text):
+        start = re.search(rf"(?m)^[ \t]*Section\s{para}\b", text)
+        nxt = _SECTION_LINE
     elif 1 <= para <= 20:
         start = re.search(chr(0x245F + para), text)  # ① is U+2460
         nxt = re.compile(r"[①-⑳]")
@@ -322,14 +334,15 @@ def _has_points(text: str, parts: list[str]) -> bool:
     for depth, p in enumerate(parts):
         kind = ("number" if p.isdigit() else
                 "roman" if p in _ROMAN and depth > 0 and re.fullmatch(r"[a-z]", parts[depth - 1]) else "letter")
-        at = seg.find(f"({p})")
-        if at < 0:
-            return not re.search(_POINT_KINDS[kind], seg)
+        found = re.search(rf"\({p}\)|(?m:^[ \t]*{p}[.)]\s)", seg)  # "(c)" or " c. …" opening a line
+        if found is None:
+            return not re.search(_POINT_KINDS[kind] + r"|(?m:^[ \t]*[a-z][.)]\s)", seg)
+        at = found.start()
         sibling = (str(int(p) + 1) if kind == "number" else
                    _ROMAN[_ROMAN.index(p) + 1] if kind == "roman" and p != _ROMAN[-1] else chr(ord(p[0]) + 1))
-        start = at + len(p) + 2
-        nxt = seg.find(f"({sibling})", start)
-        seg = seg[start : nxt if nxt >= 0 else len(seg)]
+        start = found.end()
+        nxt = re.compile(rf"\({sibling}\)|(?m:^[ \t]*{sibling}[.)]\s)").search(seg, start)
+        seg = seg[start : nxt.start() if nxt else len(seg)]
     return True
 
 

@@ -156,9 +156,9 @@ def extract_contacts(text: str) -> list[Entity]:
 # Unambiguous organisation endings; the short ones (처/과/실) are checked against stop words below.
 _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
-    "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀|파트"
+    "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀|파트|창구|데스크"
 )
-_DEPT_WEAK = "처|과|실|부|청|공단|공사"
+_DEPT_WEAK = "처|과|실|부|청|국|공단|공사"
 _PARTICLE = (
     r"(?:에게서|에서|에게|에|께서|께|한테|으로|로|와|과|의|이|가|은|는|을|를|도|만|까지|부터|처럼|보다|이나|나|이며|며|인|"
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
@@ -181,12 +181,15 @@ _WEAK_STOP_END = (
     "서부", "동부", "남부", "북부", "중부", "두부", "흉부", "복부", "안부", "환부", "납부", "교부", "기부", "부부",
     # 청: requests and hearing, not agencies (교육청, 국세청, 경찰청 are)
     "신청", "요청", "초청", "경청", "청청", "감청", "환청", "민원청",
+    # 국: countries and nations, not bureaus (복지국, 교육국 are)
+    "민국", "선진국", "회원국", "이사국", "상대국", "체약국", "개도국", "개발국", "당사국", "강대국", "최빈국", "수출국",
+    "수입국", "산유국", "동맹국", "주변국", "가맹국", "제국", "천국", "왕국",
 )
 # names that end in a stop word and are offices all the same: 고용노동부 ends in the direction 동부
 _WEAK_STOP_EXCEPT = ("노동부",)
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
-                "교육원", "지원단", "사업단", "봉사단", "연구원", "파트"}  # 연구원 alone is a researcher
+                "교육원", "지원단", "사업단", "봉사단", "연구원", "파트", "창구", "데스크"}  # 연구원 alone is a researcher
 # an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"
 _NUMBER_NEXT = r"\s\(?\+?\d"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
@@ -212,8 +215,9 @@ _EN_NOT_NAME = {"The", "This", "That", "These", "Please", "Contact", "Visit", "A
 
 
 def dept_key(name: str) -> str:
-    """Comparison key of a department name: no spaces, casefolded, no leading 'the'."""
-    return re.sub(r"\s+", "", re.sub(r"^the\s+", "", name.strip(), flags=re.I)).casefold()
+    """Comparison key of a department name: no spaces, casefolded, no leading 'the', no (주) / 주식회사."""
+    name = re.sub(r"\(주\)|㈜|주식회사", "", re.sub(r"^the\s+", "", name.strip(), flags=re.I))
+    return re.sub(r"\s+", "", name).casefold()
 
 
 def _weak_ok(name: str, text: str, end: int) -> bool:
@@ -223,7 +227,8 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
         return False
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
-    if name.endswith(("부", "청", "공단", "공사")):
+    if name.endswith(("부", "청", "국", "실", "공단", "공사")):
+        # 실 also ends an honorific verb ("신청하실 수 있습니다", "제출하실 서류"): an office is addressed instead
         # an insurer's or a ministry's office or an agency (보험금지급심사부, 교육부, 교육청, …공단) is addressed: a
         # particle, a bracket or its number follows ("…심사부로 문의", "…부(02.…)"), not another noun
         return bool(_BU_OK_NEXT.match(text, end))
@@ -249,12 +254,21 @@ def _dept_name(text: str, start: int, name: str) -> str | None:
     return None
 
 
+# a company: "(주)누리PG", "코리아크레딧뷰로(주)", "㈜한마음", "주식회사 다온"
+_COMPANY_KO = _first("(㈜주가-힣A-Za-z0-9",
+                     r"(?:\(주\)|㈜|주식회사\s)\s?[가-힣A-Za-z0-9]{2,20}?"
+                     r"(?=(?:에서|에게|으로|에|로|의|와|과|는|은|가|이|를|을|도)?(?![가-힣A-Za-z0-9]))"
+                     r"|(?<![가-힣A-Za-z0-9])[가-힣A-Za-z0-9]{2,20}(?:\(주\)|㈜)")
+
+
 def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
-    """Department / organisation names: Korean by suffix, English by head noun, plus `known` names."""
+    """Department / organisation names: Korean by suffix, companies by (주), English by head noun, plus `known`."""
     found: list[Entity] = []
+    for m in _COMPANY_KO.finditer(text):
+        found.append(Entity("department", m.group(0), m.start(), m.end(), dept_key(m.group(0))))
     for m in _DEPT_KO.finditer(text):
         name = _dept_name(text, m.start(), m.group(1))
-        if name:
+        if name and not any(f.start <= m.start() < f.end for f in found):
             found.append(Entity("department", name, m.start(), m.start() + len(name), dept_key(name)))
     for m in _DEPT_EN.finditer(text):
         s, words = m.start(), m.group(0).split()
@@ -313,13 +327,15 @@ _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 # own article keys ("§6") so a handbook's Section 11 is never supported by a policy's Article 11.
 # "s. 9.4(1)" is a section in statute style; a schedule's items are "Schedule 2, item 7" / "Schedule 1, paragraph 4"
 _CITE_EN = _first(
-    "「『ACSacs§RrGgEe", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
+    "「『ACSacs§RrGgEePp", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
     r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
-    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|[Ee]xclusion)\s?(?P<art>\d+)"
+    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|[Ee]xclusion|[Ee]ndorsement|[Pp]ara\.?(?=\s?\d+\.\d)|Annex|ANNEX)\s?"
+    r"(?P<art>\d+|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
     r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
     r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
     r"(?:\((?P<sub3>[ivx]{1,4})\))?"
-    r"(?:(?<=\d),?\s(?:[Ii]tem|[Pp]aragraph|[Pp]ara\.)\s(?P<sitem>\d{1,2})\b)?"
+    r"(?:(?<=[\dA-Z]),?\s(?:[Ii]tem|[Pp]aragraph|[Pp]ara\.)\s(?P<sitem>\d{1,2})\b)?"
+    r"(?:(?<=[IVXL]),\s?[Ss]ection\s(?P<asec>\d+)(?:\.(?P<asecx>[a-z])\b|\((?P<asecp>[a-z])\))?)?"
     r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?i:" + _EN_DOC_WORD + r"))"
     r"|(?P<the_doc>the\s+" + _EN_DOC_WORD + r"\b)"
     r"|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r"(?:\s+" + _EN_DOC_WORD + r"\b)?)))?"
@@ -348,6 +364,19 @@ _BARE_MOK = _first("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
 
+_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "End")  # keys of annexes and lists: "같은 조" never points at them
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
+
+
+def roman_to_int(s: str) -> int:
+    """'VII' → 7, 'IX' → 9."""
+    total = 0
+    for a, b in zip(s, [*s[1:], ""], strict=True):
+        v = _ROMAN_VALUES[a]
+        total += -v if b and _ROMAN_VALUES[b] > v else v
+    return total
+
+
 def reg_key(name: str) -> str:
     """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded."""
     return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold()
@@ -356,9 +385,18 @@ def reg_key(name: str) -> str:
 def article_key(article: str) -> str:
     """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'; 'Schedule 2' / '별표 2' →
     'Sch2'; 'Regulation 4' / 'Rule 4' → 'R4'; 'General Conditions' → 'GC', 'Exclusions' → 'Exc'; '부칙 제2조' → '부칙2'."""
-    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|\b[Cc]lause|§|(?<![A-Za-z])s\.)\s?(\d+)", article)
+    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|\b[Cc]lause|§|(?<![A-Za-z])s\.|\b[Pp]ara\.?)\s?(\d+)", article)
     if sec:
         return "§" + sec.group(1)
+    roman = re.search(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b", article)
+    if roman:
+        return str(roman_to_int(roman.group(1)))
+    end = re.search(r"\b[Ee]ndorsements?\s?(\d+)", article)
+    if end:
+        return f"End{int(end.group(1))}"
+    anx = re.search(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b", article)
+    if anx:
+        return "Anx" + anx.group(1)
     sch = re.search(r"\b(?:[Ss]chedule|Sch\.)\s?(\d+)|별표\s?(\d+)", article)
     if sch:
         return "Sch" + (sch.group(1) or sch.group(2))
@@ -442,6 +480,11 @@ def extract_citations(text: str) -> list[Entity]:
             out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(None, art, None, m.group("art")),
                               ref="bare", article=art, item=m.group("art")))
             continue
+        if m.group("asec"):  # "Article VII, Section 2.c": the article's section 2, its point c
+            x = m.group("asecx") or m.group("asecp")
+            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, int(m.group("asec")), x),
+                              regulation=reg, ref=ref, article=art, paragraph=int(m.group("asec")), item=x))
+            continue
         # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
         # bracketed levels after it are the item and its sub-item ("Section 3.2(b)(3)" → item "b-3")
         levels = [x for x in (m.group("para"), m.group("item"), m.group("sub2"), m.group("sub3")) if x]
@@ -456,7 +499,7 @@ def extract_citations(text: str) -> list[Entity]:
                           regulation=reg, ref=ref, article=art, paragraph=para, item=item))
     # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
     for m in _SAME_ARTICLE.finditer(text):
-        before = [c for c in out if c.article and c.end <= m.start()]
+        before = [c for c in out if c.article and c.end <= m.start() and not c.article.startswith(_NOT_ARTICLES)]
         level = m.group("level")
         if not before or (level != "조" and not (m.group("para") or m.group("item") or m.group("mok"))):
             continue  # "같은 호" alone, or "동호회": nothing cited
@@ -501,7 +544,7 @@ def _add_parts(text: str, out: list[Entity]) -> None:
                 continue
             out.remove(target)
             start, end = m.start(), target.end
-            if x.isdigit() and target.paragraph is None and not target.article.startswith("Sch"):
+            if x.isdigit() and target.paragraph is None and not target.article.startswith(("Sch", "Anx")):
                 para, item = int(x), None  # "paragraph 2 of Article 8"
             else:
                 para, item = target.paragraph, x
