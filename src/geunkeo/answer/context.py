@@ -337,7 +337,6 @@ def _has_points(text: str, parts: list[str]) -> bool:
         found = re.search(rf"\({p}\)|(?m:^[ \t]*{p}[.)]\s)", seg)  # "(c)" or " c. …" opening a line
         if found is None:
             return not re.search(_POINT_KINDS[kind] + r"|(?m:^[ \t]*[a-z][.)]\s)", seg)
-        at = found.start()
         sibling = (str(int(p) + 1) if kind == "number" else
                    _ROMAN[_ROMAN.index(p) + 1] if kind == "roman" and p != _ROMAN[-1] else chr(ord(p[0]) + 1))
         start = found.end()
