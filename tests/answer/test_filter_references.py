@@ -5,11 +5,11 @@ here."""
 
 from __future__ import annotations
 
-from geunkeo.answer.filter import HallucinationFilter
+from filter_support import removed_items
+
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import extract_departments
 
-FILTER = HallucinationFilter()
 LEAVE = Chunk("r#15", "r", "하람대학교 학칙", "제15조(휴학) ① 휴학은 학기 개시 전에 신청한다.\n② 휴학은 통산 4개 학기를 넘을 수 "
               "없다.\n③ 질병휴학은 진단서를 첨부한다.", "하람대학교 학칙 제15조", article="제15조")
 EXCLUSIONS = Chunk("p#5", "p", "누리손해보험 약관", "제5조(보상하지 않는 손해) ① 회사는 다음 각 호의 손해를 보상하지 않습니다. "
@@ -23,8 +23,7 @@ EN_TERMS = Chunk("t#12", "t", "Travel Terms", "Clause 12 (Cancellation) The poli
 
 
 def _removed(answer: str, ctx: list[Chunk], lang: str = "ko") -> tuple[str, list[str]]:
-    res = FILTER.apply(answer, ctx, lang=lang)
-    return res.text, [r.value for r in res.report.removed]
+    return removed_items(answer, ctx, lang)
 
 
 def test_same_article_paragraph_is_checked_against_the_article_cited_before():

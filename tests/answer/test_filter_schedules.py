@@ -4,11 +4,11 @@ the failure classes of the fifth held-out set (benchmarks/data/filter_heldout5.j
 
 from __future__ import annotations
 
-from geunkeo.answer.filter import HallucinationFilter
+from filter_support import removed_items
+
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import article_key, extract_citations, extract_contacts, extract_departments
 
-FILTER = HallucinationFilter()
 SCHEDULE = Chunk("pw#s2", "pw", "Kestrel Travel Insurance PDS", "Schedule 2 – Benefits\nItem 1 Medical: Unlimited\n"
                  "Item 2 Cancellation: $10,000\nItem 3 Luggage: $6,000", "Schedule 2", article="Schedule 2", lang="en")
 EXCLUSIONS = Chunk("pw#9", "pw", "Kestrel Travel Insurance PDS", "Clause 9 – Exclusions\nWe will not pay for: (a) alcohol "
@@ -30,8 +30,7 @@ CLAIMS = Chunk("ss#11", "ss", "누리손해보험 실손의료비보장 약관",
 
 
 def _removed(answer: str, ctx: list[Chunk], lang: str = "en") -> tuple[str, list[str]]:
-    res = FILTER.apply(answer, ctx, lang=lang)
-    return res.text, [r.value for r in res.report.removed]
+    return removed_items(answer, ctx, lang)
 
 
 def test_a_schedule_is_its_own_article_and_its_rows_are_items():

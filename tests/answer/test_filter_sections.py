@@ -4,11 +4,11 @@ failure classes of the third held-out set (benchmarks/data/filter_heldout3.json)
 
 from __future__ import annotations
 
-from geunkeo.answer.filter import HallucinationFilter
+from filter_support import removed_items
+
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import article_key, extract_citations
 
-FILTER = HallucinationFilter()
 HANDBOOK = Chunk("hb#6", "hb", "Orchard College Student Handbook", "Section 6. Housing\n6.1 Rooms are allocated by "
                  "lottery.\n6.2 A deposit of KRW 200,000 is due on entry.\n6.3 Pets are not allowed.",
                  "Chapter 2 > Section 6", article="Section 6", lang="en")
@@ -25,8 +25,7 @@ NOTICE = Chunk("ex#7", "ex", "Exchange Programme Notice", "Article 7 (Credit Tra
 
 
 def _removed(answer: str, ctx: list[Chunk], lang: str = "en") -> tuple[str, list[str]]:
-    res = FILTER.apply(answer, ctx, lang=lang)
-    return res.text, [r.value for r in res.report.removed]
+    return removed_items(answer, ctx, lang)
 
 
 def test_a_section_is_its_own_article_and_its_dotted_numbers_are_its_paragraphs():

@@ -20,14 +20,12 @@ from geunkeo.text.entities import (
     extract_departments,
     extract_numbers,
     reg_key,
-    roman_to_int,
 )
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
                       r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
                       r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?"
                       r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|(?:Annex|ANNEX)\s([A-Z0-9])\b)")
-_HEADING_PREFIX = {4: "§", 5: "Sch", 6: "R", 7: "Sch", 8: "", 9: "End", 10: "Anx"}
 _SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … Section 2. Grounds …"
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
@@ -59,14 +57,19 @@ def _chunk_names(chunk: Chunk) -> set[str]:
     return {k for k in (reg_key(r) for r in raw if r) if len(k) >= 2}
 
 
-def _own_articles(chunk: Chunk) -> dict[str, str]:
-    """Article key → text, for the article the chunk is (Chunk.article / location) and every heading in it."""
+def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
+    """Article key → text, for the article the chunk is (Chunk.article / location) and every heading in it; and
+    where the Korean headings' "제" stand (an article's own heading is not a reference to it)."""
     text = chunk.text
     # articles after a "부칙" line (or in a chunk of the addenda) are the addenda's own: 부칙 제2조 is not 제2조
     addenda = _ADDENDA_LINE.search(text)
     in_addenda = "부칙" in f"{chunk.article} {chunk.location} {' '.join(chunk.path)}"
     addenda_at = addenda.start() if addenda else (0 if in_addenda else len(text) + 1)
-    heads = [(_heading_key(h, h.start() >= addenda_at), h.start()) for h in _HEADING.finditer(text)]
+    found = list(_HEADING.finditer(text))
+    # a heading's key is the key its words give (article_key); 부칙's 제2조 is the addenda's, not the regulation's
+    heads = [(("부칙" if h.group(1) and h.start() >= addenda_at else "") + article_key(h.group(0)), h.start())
+             for h in found]
+    ko_heads = {text.index("제", h.start()) for h in found if h.group(1)}
     arts: dict[str, str] = {}
     for i, (key, start) in enumerate(heads):
         # an article runs to the next article: its "Section 2." lines are its paragraphs, not its end
@@ -86,18 +89,7 @@ def _own_articles(chunk: Chunk) -> dict[str, str]:
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
         arts[own] = text[:end]
-    return arts
-
-
-def _heading_key(h: re.Match, in_addenda: bool) -> str:
-    if h.group(1):
-        return ("부칙" if in_addenda else "") + h.group(1) + (f"-{h.group(2)}" if h.group(2) else "")
-    if h.group(3):
-        return h.group(3)
-    g = next(i for i in _HEADING_PREFIX if h.group(i))
-    if g == 8:
-        return str(roman_to_int(h.group(8)))
-    return _HEADING_PREFIX[g] + (str(int(h.group(g))) if h.group(g).isdigit() else h.group(g))
+    return arts, ko_heads
 
 
 def _dotted(key: str) -> bool:
@@ -142,14 +134,13 @@ class ContextIndex:
         for e in extract_numbers(text):
             self.numbers.setdefault(f"{e.kind}:{e.norm}", n)
         doc = ContextDoc(n=n, chunk=chunk, names=_chunk_names(chunk))
-        doc.articles = _own_articles(chunk)
+        doc.articles, headings = _own_articles(chunk)
         for key, art_text in doc.articles.items():
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
             for name in doc.names:
                 doc.pairs[(name, key)] = art_text[:200]
         last_named: str | None = None
         prev: tuple[int, list[str]] | None = None  # (end, names) of the previous reference
-        headings = {text.index("제", h.start()) for h in _HEADING.finditer(text) if h.group(1)}
         for c in extract_citations(text):
             if c.start in headings:  # an article's own heading, not a reference (부칙's 제2조 is not 제2조)
                 continue

@@ -16,6 +16,7 @@ from geunkeo.answer.rewrite import (
     LABEL_WORDS,
     PHRASES,
     capitalize_first,
+    final_consonant,
     fix_particle,
     residual_is_empty,
     tidy,
@@ -44,12 +45,6 @@ _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|onli
 # "팩스로 보내거나 a@b로 제출하시면 됩니다": the alternative after 거나 goes, and its ending moves to the first verb
 _KO_OR_BEFORE = re.compile(r"(?<=[가-힣])거나\s+(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
 _KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:으)?시면\s?됩니다|(?:으)?세요|(?:으)?십시오|(?:으)?시기\s?바랍니다)")
-
-
-def _batchim(syllable: str) -> int:
-    """The final consonant index of a Hangul syllable (0: none, 8: ㄹ)."""
-    code = ord(syllable) - 0xAC00
-    return code % 28 if 0 <= code < 11172 else 0
 
 
 # "… escalate to AFCA on 1800 931 687.": a number after "on/at" is an aside of a clause whose verb is not "call"
@@ -209,7 +204,8 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             if before and after and lang == "ko" and not any(x is not e and x.start >= e.end and x.start < after.end()
                                                               for x in bad):
                 stem = s[: before.start()]
-                vowel = "으" if _batchim(stem[-1]) not in (0, 8) and not after.group("end").startswith("으") else ""
+                # 받거나 → 받으세요: a final consonant other than ㄹ (index 8) takes 으
+                vowel = "으" if final_consonant(stem[-1]) not in (None, 0, 8) and not after.group("end").startswith("으") else ""
                 edits.append((before.start(), after.end(), vowel + after.group("end")))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True

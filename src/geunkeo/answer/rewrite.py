@@ -56,7 +56,7 @@ def _strip_span(text: str, s: int, e: int) -> tuple[int, int]:
 # -- Korean particles ------------------------------------------------------------------------------------------
 
 
-def _final(ch: str) -> int | None:
+def final_consonant(ch: str) -> int | None:
     """Index of the final consonant (0 = none) of a Hangul syllable, None for anything else."""
     code = ord(ch) - 0xAC00
     if 0 <= code <= 11171:
@@ -66,7 +66,7 @@ def _final(ch: str) -> int | None:
 
 def has_batchim(word: str) -> bool | None:
     """Whether the word's last syllable ends in a consonant (None when it is not Hangul)."""
-    f = _final(word[-1]) if word else None
+    f = final_consonant(word[-1]) if word else None
     return None if f is None else f != 0
 
 
@@ -84,7 +84,7 @@ def fix_particle(prev: str, rest: str) -> str:
     syllable, or a digit read the Korean way)."""
     if not prev or not rest:
         return rest
-    f = _final(_DIGIT_READING.get(prev[-1], prev[-1]))
+    f = final_consonant(_DIGIT_READING.get(prev[-1], prev[-1]))
     if f is None:
         return rest
     run = re.match(r"[가-힣]*", rest).group(0)

@@ -11,7 +11,7 @@ currency (``2천5백만원`` → ``25000000krw``, read by geunkeo.text.numbers).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from geunkeo.text.numbers import find_quantities
@@ -382,37 +382,33 @@ def reg_key(name: str) -> str:
     return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold()
 
 
+# (pattern, key) in order of precedence: the first kind of unit named in the string decides
+_ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
+    (re.compile(r"(?:\b[Ss]ection|\bSECTION|\bSec\.|\b[Cc]lause|\bCLAUSE|§|(?<![A-Za-z])s\.|\b[Pp]ara\.?)\s?(\d+)"),
+     lambda m: f"§{int(m.group(1))}"),
+    (re.compile(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b"), lambda m: str(roman_to_int(m.group(1)))),
+    (re.compile(r"\b[Ee]ndorsements?\s?(\d+)"), lambda m: f"End{int(m.group(1))}"),
+    (re.compile(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b"), lambda m: "Anx" + m.group(1)),
+    (re.compile(r"\b(?:[Ss]chedule|SCHEDULE|Sch\.)\s?(\d+)|별표\s?(\d+)"),
+     lambda m: f"Sch{int(m.group(1) or m.group(2))}"),
+    (re.compile(r"\b(?:[Rr]egulation|REGULATION|Reg\.|[Rr]ule|RULE)\s?(\d+)"), lambda m: f"R{int(m.group(1))}"),
+    # a policy's general conditions / exclusions: one numbered list each
+    (re.compile(r"\b(?:(?:[Gg]eneral\s)?([Cc])ondition|[Ee]xclusion)s?\b"), lambda m: "GC" if m.group(1) else "Exc"),
+    (re.compile(r"^\s*부칙(?:.*?(\d+)\s?조(?:\s?의\s?(\d+))?)?"),
+     lambda m: "부칙" + (m.group(1) + (f"-{m.group(2)}" if m.group(2) else "") if m.group(1) else "")),
+    (re.compile(r"(\d+)\s?조(?:\s?의\s?(\d+))?"), lambda m: m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")),
+    (re.compile(r"(\d+)(?:-(\d+))?"), lambda m: m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")),
+]
+
+
 def article_key(article: str) -> str:
     """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'; 'Schedule 2' / '별표 2' →
     'Sch2'; 'Regulation 4' / 'Rule 4' → 'R4'; 'General Conditions' → 'GC', 'Exclusions' → 'Exc'; '부칙 제2조' → '부칙2'."""
-    sec = re.search(r"(?:\b[Ss]ection|\bSec\.|\b[Cc]lause|§|(?<![A-Za-z])s\.|\b[Pp]ara\.?)\s?(\d+)", article)
-    if sec:
-        return "§" + sec.group(1)
-    roman = re.search(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b", article)
-    if roman:
-        return str(roman_to_int(roman.group(1)))
-    end = re.search(r"\b[Ee]ndorsements?\s?(\d+)", article)
-    if end:
-        return f"End{int(end.group(1))}"
-    anx = re.search(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b", article)
-    if anx:
-        return "Anx" + anx.group(1)
-    sch = re.search(r"\b(?:[Ss]chedule|Sch\.)\s?(\d+)|별표\s?(\d+)", article)
-    if sch:
-        return "Sch" + (sch.group(1) or sch.group(2))
-    reg = re.search(r"\b(?:[Rr]egulation|Reg\.|[Rr]ule)\s?(\d+)", article)
-    if reg:
-        return "R" + reg.group(1)
-    part = re.search(r"\b(?:(?:[Gg]eneral\s)?([Cc])ondition|([Ee])xclusion)s?\b", article)
-    if part:  # a policy's general conditions / exclusions: one numbered list each
-        return "GC" if part.group(1) else "Exc"
-    if re.match(r"\s*부칙", article):
-        m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article)
-        return "부칙" + (m.group(1) + (f"-{m.group(2)}" if m.group(2) else "") if m else "")
-    m = re.search(r"(\d+)\s?조(?:\s?의\s?(\d+))?", article) or re.search(r"(\d+)(?:-(\d+))?", article)
-    if not m:
-        return ""
-    return m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")
+    for rx, key in _ARTICLE_KEYS:
+        m = rx.search(article)
+        if m:
+            return key(m)
+    return ""
 
 
 def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
@@ -457,14 +453,11 @@ def extract_citations(text: str) -> list[Entity]:
         para = int(m.group("para")) if m.group("para") else None
         # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
-        surface = text[s : m.end()]
-        out.append(Entity("citation", surface, s, m.end(), _cite_norm(reg, art, para, item), regulation=reg,
-                          ref=ref, article=art, paragraph=para, item=item))
+        out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
     for m in _ANNEX_KO.finditer(text):
         reg, ref, s = _ko_regulation_before(text, m.start())
         art, item = f"Sch{m.group('n')}", m.group("item")
-        out.append(Entity("citation", text[s : m.end()], s, m.end(), _cite_norm(reg, art, None, item), regulation=reg,
-                          ref=ref, article=art, item=item))
+        out.append(_citation(text, s, m.end(), reg, ref, art, None, item))
     for m in _CITE_EN.finditer(text):
         reg, ref = None, "bare"
         if m.group("bracket"):
@@ -477,13 +470,11 @@ def extract_citations(text: str) -> list[Entity]:
         # sections and clauses get their own keys ("§6"; article_key), articles the bare number
         art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
         if art in ("GC", "Exc"):  # "General Condition 5": item 5 of the policy's general conditions
-            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(None, art, None, m.group("art")),
-                              ref="bare", article=art, item=m.group("art")))
+            out.append(_citation(text, m.start(), m.end(), None, "bare", art, None, m.group("art")))
             continue
         if m.group("asec"):  # "Article VII, Section 2.c": the article's section 2, its point c
             x = m.group("asecx") or m.group("asecp")
-            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, int(m.group("asec")), x),
-                              regulation=reg, ref=ref, article=art, paragraph=int(m.group("asec")), item=x))
+            out.append(_citation(text, m.start(), m.end(), reg, ref, art, int(m.group("asec")), x))
             continue
         # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
         # bracketed levels after it are the item and its sub-item ("Section 3.2(b)(3)" → item "b-3")
@@ -495,8 +486,7 @@ def extract_citations(text: str) -> list[Entity]:
         if m.group("dot2"):  # "9.2.6": a sub-sub-section, keyed ".6" apart from a point "(6)"
             levels.insert(0, "." + m.group("dot2"))
         item = "-".join(levels) or m.group("sitem")
-        out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(reg, art, para, item),
-                          regulation=reg, ref=ref, article=art, paragraph=para, item=item))
+        out.append(_citation(text, m.start(), m.end(), reg, ref, art, para, item))
     # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
     for m in _SAME_ARTICLE.finditer(text):
         before = [c for c in out if c.article and c.end <= m.start() and not c.article.startswith(_NOT_ARTICLES)]
@@ -509,9 +499,7 @@ def extract_citations(text: str) -> list[Entity]:
             item = _item_key((prev.item or "").partition("-")[0] or None, m.group("mok"))
         else:
             item = _item_key(m.group("item"), m.group("mok"))
-        out.append(Entity("citation", m.group(0), m.start(), m.end(),
-                          _cite_norm(prev.regulation, prev.article or "", para, item), regulation=prev.regulation,
-                          ref=prev.ref, article=prev.article, paragraph=para, item=item))
+        out.append(_citation(text, m.start(), m.end(), prev.regulation, prev.ref, prev.article or "", para, item))
     _add_parts(text, out)
     # a regulation named in 「」 without an article: "「교원 연구년 운영 지침」을 참고하세요"
     for m in _BRACKET_NAME.finditer(text):
@@ -557,10 +545,7 @@ def _add_parts(text: str, out: list[Entity]) -> None:
             # a letter is a sibling of the point cited before ("paragraph (g)" after "(d)"); a number or a roman
             # numeral under a lettered point is its sub-item
             item = f"{head}-{x}" if re.fullmatch(r"[a-z]", head) and not re.fullmatch(r"[a-z]", x) else x
-        out.append(Entity("citation", text[start:end], start, end,
-                          _cite_norm(target.regulation, target.article or "", para, item),
-                          regulation=target.regulation, ref=target.ref, article=target.article, paragraph=para,
-                          item=item))
+        out.append(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
     for m in _BARE_DOTTED.finditer(text):
         s, e = m.span("num")
         family = [c for c in out if c.article and c.article[:1] in "§R" and c.end <= s and s - c.end < _DOTTED_WINDOW]
@@ -571,19 +556,22 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         art = target.article[0] + m.group("a")
         parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
         item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts) or None
-        out.append(Entity("citation", text[s:e], s, e, _cite_norm(target.regulation, art, int(m.group("p")), item),
-                          regulation=target.regulation, ref=target.ref, article=art, paragraph=int(m.group("p")),
-                          item=item))
+        out.append(_citation(text, s, e, target.regulation, target.ref, art, int(m.group("p")), item))
     for m in _BARE_MOK.finditer(text):
         target = previous(m.start())
         if inside(m.start()) or target is None or not (target.item or target.paragraph):
             continue
         head = (target.item or "").partition("-")[0]
         item = f"{head}-{m.group('mok')}"
-        out.append(Entity("citation", m.group(0), m.start(), m.end(),
-                          _cite_norm(target.regulation, target.article or "", target.paragraph, item),
-                          regulation=target.regulation, ref=target.ref, article=target.article,
-                          paragraph=target.paragraph, item=item))
+        out.append(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article or "",
+                             target.paragraph, item))
+
+
+def _citation(text: str, start: int, end: int, reg: str | None, ref: str, art: str, para: int | None,
+              item: str | None) -> Entity:
+    """A citation entity over text[start:end], keyed by (regulation, article, paragraph, item)."""
+    return Entity("citation", text[start:end], start, end, _cite_norm(reg, art, para, item), regulation=reg, ref=ref,
+                  article=art, paragraph=para, item=item)
 
 
 def _item_key(item: str | None, mok: str | None) -> str | None:
