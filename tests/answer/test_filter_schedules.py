@@ -182,3 +182,11 @@ def test_roman_articles_endorsements_and_annexes_are_checked():
     text, removed = _removed("Telematics is under Endorsement 04 and curfews under Endorsement 09. Clinics are in "
                              "Annex A, item 2; dental work in Annex C.", CODE)
     assert removed == ["Endorsement 09", "Annex C"] and "Annex A, item 2" in text
+
+
+def test_the_last_article_before_the_addenda_ends_where_they_begin():
+    ctx = [Chunk("rg#10", "rg", "다솜대학교 장학 규정", "제10조(환수) ① 부정 수급액은 환수한다.\n② 환수는 30일 이내에 한다.\n"
+                 "부칙\n제1조(시행일) 이 규정은 2025년 3월 1일부터 시행한다.\n제2조(경과조치) ① 종전 수급자는 종전 규정에 따른다.\n"
+                 "② 신청 중인 사람도 같다.\n③ 그 밖의 사항은 총장이 정한다.", "제10조", article="제10조")]
+    text, removed = _removed("환수 기한은 제10조 제2항에 있고, 예외는 제10조 제3항에 있습니다.", ctx, lang="ko")
+    assert removed == ["제10조 제3항"] and "제10조 제2항" in text

@@ -72,9 +72,12 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
     ko_heads = {text.index("제", h.start()) for h in found if h.group(1)}
     arts: dict[str, str] = {}
     for i, (key, start) in enumerate(heads):
-        # an article runs to the next article: its "Section 2." lines are its paragraphs, not its end
-        later = [h for h in heads[i + 1 :] if h[0][:1].isdigit() or not key[:1].isdigit()]
-        end = later[0][1] if later else len(text)
+        # an article runs to the next article (the addenda's included, or the 부칙 line): its "Section 2." lines are
+        # its paragraphs, not its end
+        later = [h[1] for h in heads[i + 1 :] if _is_article(h[0]) or not _is_article(key)]
+        if addenda and start < addenda.start():
+            later.append(addenda.start())
+        end = min(later, default=len(text))
         arts.setdefault(key, text[start:end])
     listed = _LIST_HEADING.search(f"{chunk.article or ''} {text.lstrip().split(chr(10), 1)[0]}")
     if listed:
@@ -90,6 +93,11 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
         arts[own] = text[:end]
     return arts, ko_heads
+
+
+def _is_article(key: str) -> bool:
+    """A 조 or Article key ("12", "12-2", "부칙2"), as opposed to a section, schedule or list."""
+    return key[:1].isdigit() or key.startswith("부칙")
 
 
 def _dotted(key: str) -> bool:
