@@ -190,3 +190,8 @@ def test_the_last_article_before_the_addenda_ends_where_they_begin():
                  "② 신청 중인 사람도 같다.\n③ 그 밖의 사항은 총장이 정한다.", "제10조", article="제10조")]
     text, removed = _removed("환수 기한은 제10조 제2항에 있고, 예외는 제10조 제3항에 있습니다.", ctx, lang="ko")
     assert removed == ["제10조 제3항"] and "제10조 제2항" in text
+
+
+def test_an_honorific_verb_before_an_office_name_is_still_a_verb():
+    names = [d.text for d in extract_departments("서류는 제출하실 분이 신청하실 행정지원실로 보내세요.")]
+    assert names == ["행정지원실"]

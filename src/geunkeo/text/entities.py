@@ -195,8 +195,10 @@ _NUMBER_NEXT = r"\s\(?\+?\d"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|" + _NUMBER_NEXT)
+_ADDRESSED = r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|" + _NUMBER_NEXT
+_ADDRESSED_NEXT = re.compile(_ADDRESSED)
 _BU_OK_NEXT = re.compile(
-    r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|을|장|입니다|이며)(?![가-힣])|[(),.:·\n]|\s*$|" + _NUMBER_NEXT
+    _ADDRESSED
     # a ministry or agency followed by its own division: "국토교통부 주거복지정책과(…)"
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
@@ -227,8 +229,11 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
         return False
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
-    if name.endswith(("부", "청", "국", "실", "공단", "공사")):
-        # 실 also ends an honorific verb ("신청하실 수 있습니다", "제출하실 서류"): an office is addressed instead
+    if name.endswith(("실", "국")):
+        # 실 also ends an honorific verb ("신청하실 수 있습니다", "신청하실 분"): an office is addressed, and is not
+        # a ministry that a division name follows
+        return bool(_ADDRESSED_NEXT.match(text, end))
+    if name.endswith(("부", "청", "공단", "공사")):
         # an insurer's or a ministry's office or an agency (보험금지급심사부, 교육부, 교육청, …공단) is addressed: a
         # particle, a bracket or its number follows ("…심사부로 문의", "…부(02.…)"), not another noun
         return bool(_BU_OK_NEXT.match(text, end))
