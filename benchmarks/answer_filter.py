@@ -3,6 +3,11 @@ over-removal counts on the written test set (tests/answer/data/filter_cases.json
 
     .venv/bin/python benchmarks/answer_filter.py [--runs 500] [--json]
     .venv/bin/python benchmarks/answer_filter.py --gate-index DIR [--gold sample/gold]
+    .venv/bin/python benchmarks/answer_filter.py --runs 1 --scaling
+
+With --scaling, degenerate answers (one sentence repeating an invented office, phone or citation 1,000 and
+4,000 times, as a looping LLM writes) are filtered once each: seconds per size and the 4,000 / 1,000 ratio
+(4 is linear; at 7a2c6a1 it was 15–16, and 4,000 phones took 58 s).
 
 With --gate-index, the serving gate is also run (extractive answers, k=5) on the gold questions of an index
 built from sample/corpus (all answerable) and on off-topic questions written here (none answerable): how
@@ -185,6 +190,26 @@ def gate_calibration(index_dir: str, gold_dir: str) -> dict:
     return out
 
 
+# one item of a looping answer: each repeats something the contexts never say
+DEGENERATE = {"office": "학생지원팀 ", "phone": "문의: 02-123-4567, ", "citation": "s. 9.4(1) ",
+              "office + phone (en)": "Contact the Student Wellness Office at 02-555-0199, or "}
+
+
+def scaling(sizes: tuple[int, int] = (1000, 4000)) -> dict:
+    """Seconds to filter each degenerate answer at two sizes, and their ratio."""
+    filt, contexts = HallucinationFilter(), _contexts()
+    out = {}
+    for name, unit in DEGENERATE.items():
+        secs = []
+        for n in sizes:
+            t = time.perf_counter()
+            res = filt.apply(unit * n, contexts)
+            secs.append(time.perf_counter() - t)
+        out[name] = {"items": list(sizes), "seconds": [round(x, 3) for x in secs],
+                     "ratio": round(secs[1] / secs[0], 1), "removed_at_largest": len(res.report.removed)}
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=500)
@@ -193,8 +218,11 @@ def main() -> int:
     ap.add_argument("--gold", default=str(ROOT / "sample" / "gold"))
     ap.add_argument("--heldout", type=Path, default=ROOT / "benchmarks" / "data" / "filter_heldout.json",
                     help="cases written without reading the filter, reported apart from the in-sample set")
+    ap.add_argument("--scaling", action="store_true", help="also time degenerate answers at two sizes")
     args = ap.parse_args()
     out = {"latency": latency(args.runs), "test_set": test_set()}
+    if args.scaling:
+        out["scaling"] = scaling()
     if args.heldout and args.heldout.is_file():
         out["heldout"] = test_set(args.heldout)
     if args.gate_index:
@@ -211,6 +239,9 @@ def main() -> int:
     print(f"test set: {ts['cases']} cases, {ts['exact_outputs']} exact outputs; invented items {ts['invented_items']}, "
           f"leaked {ts['leaked']}; legitimate items {ts['legit_items']}, removed {ts['legit_removed']} "
           f"({ts['over_removal_rate']:.1%})")
+    for name, sc in out.get("scaling", {}).items():
+        print(f"degenerate answer ({name}): {sc['items'][0]:,} / {sc['items'][1]:,} items in {sc['seconds'][0]} / "
+              f"{sc['seconds'][1]} s, ratio {sc['ratio']} (4 is linear), {sc['removed_at_largest']:,} removed")
     if "heldout" in out:
         ho = out["heldout"]
         print(f"held-out set: {ho['cases']} cases; invented items {ho['invented_items']}, leaked {ho['leaked']}; "

@@ -149,3 +149,18 @@ def test_a_mutated_item_in_real_text_never_survives():
             break
     assert tried > 100
     assert survived == []
+
+
+def test_a_looping_answer_loses_every_repeated_invention_and_keeps_the_real_sentence():
+    """An LLM that loops writes one sentence with hundreds of invented items: each goes, and the real fact and
+    contact before them stay (the windowed look-behinds must not lose items far from the sentence start)."""
+    ctx = [Chunk(chunk_id="d1#s1", doc_id="d1", title="장학 안내", location="장학 안내",
+                 text="장학금은 매 학기 초에 지급합니다. 문의: 학생지원팀(02-880-1234).")]
+    answer = "장학금은 매 학기 초에 지급합니다. 학생지원팀(02-880-1234)에 문의하세요. " + "문의: 02-555-0199, " * 400
+    res = FILTER.apply(answer, ctx, lang="ko")
+    assert "02-555-0199" not in res.text
+    assert "장학금은 매 학기 초에 지급합니다." in res.text and "02-880-1234" in res.text
+    assert sum(r.value == "02-555-0199" for r in res.report.removed) == 400
+    offices = "학생지원팀 " + "장학복지센터 " * 300 + "입니다."
+    res = FILTER.apply("문의처는 " + offices, ctx, lang="ko")
+    assert "장학복지센터" not in res.text

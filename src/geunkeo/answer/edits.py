@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from dataclasses import replace
 
 from geunkeo.answer.rewrite import (
@@ -37,6 +38,7 @@ _NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|ph
 _NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및|\bor\b|\band\b)\s*(?=(?:" + LABEL_WORDS
                         + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
 _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
+_DETERMINER = re.compile(r"\b(?:the|our|your|their)\s+$", re.I)
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 
 
@@ -57,16 +59,57 @@ _DEPT_TO_CONTACT = re.compile(r"\s*(?:(?:free(?:\s?phone)?|toll-free|24/7)\s+)?(
                               re.I)
 
 
+# Every "…$" pattern above describes the few words before an item; searching only a window before it keeps a
+# sentence with thousands of items linear (a search over the whole prefix per item was quadratic)
+_WINDOW = 300
+
+
+def _ending_at(pattern: re.Pattern[str], s: str, end: int) -> re.Match[str] | None:
+    """`pattern.search(s[:end])` for a pattern anchored at `$`, looking back at most `_WINDOW` characters."""
+    return pattern.search(s, max(0, end - _WINDOW), end)
+
+
+class _Neighbours:
+    """The invented items of one sentence by position, so "is another one right here?" is a bisection, not a
+    scan of every item (a sentence can hold thousands)."""
+
+    def __init__(self, items: list[Entity]) -> None:
+        self.by_start = sorted(items, key=lambda x: x.start)
+        self.starts = [x.start for x in self.by_start]
+        self.contact_ends = sorted(x.end for x in items if x.is_contact)
+
+    def starting_in(self, lo: int, hi: int, other_than: Entity) -> bool:
+        """Whether an item other than `other_than` starts in [lo, hi)."""
+        for x in self.by_start[bisect_left(self.starts, lo) :]:
+            if x.start >= hi:
+                return False
+            if x is not other_than:
+                return True
+        return False
+
+    def contact_ending_in(self, lo: int, hi: int) -> bool:
+        """Whether a contact ends in [lo, hi]."""
+        i = bisect_left(self.contact_ends, lo)
+        return i < len(self.contact_ends) and self.contact_ends[i] <= hi
+
+
 def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, tuple[int, int]]]:
     """(department, contact, span) for each invented "department + its contact" pair written as another item
     of a list after a separator (or, and, 또는, 및, a comma)."""
     out = []
-    depts = [x for x in bad if x.kind == "department"]
-    for d in depts:
-        c = next((x for x in bad if x.is_contact and x.start >= d.end and _DEPT_TO_CONTACT.fullmatch(s[d.end:x.start])),
-                 None)
-        left = _ALT_LEFT.search(s[: d.start])
-        if c is None or left is None or not s[: left.start()].strip():
+    contacts = sorted((x for x in bad if x.is_contact), key=lambda x: x.start)
+    starts = [x.start for x in contacts]
+    text_from = len(s) - len(s.lstrip())
+    for d in (x for x in bad if x.kind == "department"):
+        c = None
+        for x in contacts[bisect_left(starts, d.end):]:  # the contact right after the office, if any
+            if x.start - d.end > _WINDOW:
+                break
+            if _DEPT_TO_CONTACT.fullmatch(s[d.end : x.start]):
+                c = x
+                break
+        left = _ending_at(_ALT_LEFT, s, d.start)
+        if c is None or left is None or left.start() <= text_from:  # an alternative needs something before it
             continue
         end = c.end + (1 if s[c.end: c.end + 1] == ")" and "(" in s[d.end:c.start] else 0)
         out.append((d, c, (left.start(), end)))
@@ -106,10 +149,11 @@ def _invented_siblings(s: str, bad: list[Entity]) -> list[tuple[Entity, tuple[in
 def _real_office_before(s: str, contact: Entity, bad: list[Entity]) -> int | None:
     """Where the office named right before `contact` ends ("야간 당직실 031-…", "the … Center at +82 …"), when it
     is not itself invented (an invented one, "the responsible office", would carry nothing)."""
-    offices = extract_departments(s[: contact.start])
-    if not offices or not _DEPT_TO_CONTACT.fullmatch(s[offices[-1].end : contact.start]):
+    lo = max(0, contact.start - _WINDOW)
+    offices = extract_departments(s[lo : contact.start])
+    if not offices or not _DEPT_TO_CONTACT.fullmatch(s[lo + offices[-1].end : contact.start]):
         return None
-    end = offices[-1].end
+    end = lo + offices[-1].end
     return None if any(not x.is_contact and x.start < end <= x.end for x in bad) else end
 
 
@@ -125,7 +169,7 @@ def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
 
 def _delete_span(s: str, e: Entity) -> tuple[int, int]:
     """The span to cut for a list item: the item, its label and one separator (left, else right)."""
-    left = _SEP_LEFT.search(s[: e.start])
+    left = _ending_at(_SEP_LEFT, s, e.start)
     start = left.start() if left and left.group(0) else e.start
     end = e.end
     if not re.match(r"\s*(?:[,/·;]|또는|및|or|and)", left.group(0) if left else "", re.I):
@@ -175,6 +219,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 edits.append((a, b, ""))
                 repl[id(e)] = phrases["contact"] if e.is_contact else ""
                 needs_contact |= e.is_contact
+    near = _Neighbours(bad)
     for e in loose:
         if e.is_contact:
             nxt = s[e.end :]
@@ -183,10 +228,10 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 re.match(r"\s+(?![,/·;]|또는|or\b|및|and\b|\[\d)", nxt) and not re.match(r"\s*$", nxt))
             # the second item of a list ("A 또는 B입니다") goes with its separator, whatever follows it
             in_list = (bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : e.start], re.I))
-                       and bool(_AFTER_CONTACT.search(s[:a]))  # after another contact, not a word
-                       and not any(x is not e and x.is_contact and 0 <= a - x.end <= 12 for x in bad))
+                       and bool(_ending_at(_AFTER_CONTACT, s, a))  # after another contact, not a word
+                       and not near.contact_ending_in(a - 12, a))
             # "…, call 02-…": the label is the clause's verb; without the number nothing is left of it
-            verb = _VERB_LABEL.search(s[: e.start])
+            verb = _ending_at(_VERB_LABEL, s, e.start)
             parallel = _NEXT_VERB.match(s, e.end) if verb else None
             if parallel:  # "Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone
                 edits.append((verb.start(), parallel.end(), ""))
@@ -195,14 +240,13 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 continue
             # "전화 02-…, 이메일 a@b로 …" / "02-…로 전화하거나 a@b로 …": another contact takes its place
             alt = _KO_ALTERNATIVE.match(s, e.end) or _NEXT_ITEM.match(s, e.end)
-            if alt and not any(x is not e and x.start >= alt.end() - 1 and x.start - alt.end() < 12 for x in bad):
+            if alt and not near.starting_in(alt.end() - 1, alt.end() + 12, e):
                 edits.append((a, alt.end(), ""))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
-            before, after = _KO_OR_BEFORE.search(s[: e.start]), _KO_OR_AFTER.match(s, e.end)
-            if before and after and lang == "ko" and not any(x is not e and x.start >= e.end and x.start < after.end()
-                                                              for x in bad):
+            before, after = _ending_at(_KO_OR_BEFORE, s, e.start), _KO_OR_AFTER.match(s, e.end)
+            if before and after and lang == "ko" and not near.starting_in(e.end, after.end(), e):
                 stem = s[: before.start()]
                 # 받거나 → 받으세요: a final consonant other than ㄹ (index 8) takes 으
                 vowel = "으" if final_consonant(stem[-1]) not in (None, 0, 8) and not after.group("end").startswith("으") else ""
@@ -211,9 +255,9 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 needs_contact = True
                 continue
             # "Applications run until 25 April via https://…, and …": the channel is an aside; the clause stands
-            channel = _VIA.search(s[: e.start]) if lang == "en" else None
-            if channel is None and lang == "en" and e.kind in ("phone", "fax") and not _CALL_CLAUSE.search(s[: e.start]):
-                channel = _ON_NUMBER.search(s[: e.start])
+            channel = _ending_at(_VIA, s, e.start) if lang == "en" else None
+            if channel is None and lang == "en" and e.kind in ("phone", "fax") and not _ending_at(_CALL_CLAUSE, s, e.start):
+                channel = _ending_at(_ON_NUMBER, s, e.start)
             if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
                 edits.append((channel.start(), e.end, ""))
                 repl[id(e)] = phrases["contact"]
@@ -227,7 +271,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
-            if not in_list and (attached or verb or _NEEDS_OBJECT.search(s[:a])):
+            if not in_list and (attached or verb or _ending_at(_NEEDS_OBJECT, s, a)):
                 salvaged = _salvage_head(s, e.start, lang)
                 if salvaged is not None:  # "…받으며, 문의는 02-…로 하세요" → "…받습니다." + contact sentence
                     head, limit = salvaged
@@ -253,7 +297,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             word = phrases[e.kind]
             start = e.start
             if lang == "en" or e.text[:1].isascii():
-                m = re.search(r"\b(?:the|our|your|their)\s+$", s[: e.start], re.I)  # "our X Unit" → "the …"
+                m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
                 start = m.start() if m else e.start
                 word = PHRASES["en"][e.kind] if lang == "en" else word
             edits.append((start, e.end, word))
@@ -338,12 +382,13 @@ def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:
             merged[-1] = (pa, max(pb, b), pr if pb >= b else r)
             continue
         merged.append((a, b, r))
-    out, junctions, pos = [], [], 0
+    out, junctions, pos, length = [], [], 0, 0
     for a, b, r in merged:
         out.append(s[pos:a])
         out.append(r)
+        length += a - pos + len(r)
         pos = b
-        junctions.append(sum(len(x) for x in out))
+        junctions.append(length)
     out.append(s[pos:])
     text = "".join(out)
     for j in reversed(junctions):

@@ -34,7 +34,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _END.finditer(text):
-        if m.group(0) != "\n" and _NO_BREAK_BEFORE.search(text[start : m.start()]):
+        # the longest abbreviation is 4 characters and its boundary 1: an 8-character window sees all of them
+        if m.group(0) != "\n" and _NO_BREAK_BEFORE.search(text[max(start, m.start() - 8) : m.start()]):
             continue
         end = m.end() if m.group(0) != "\n" else m.start()
         if text[start:end].strip():

@@ -11,6 +11,7 @@ currency (``2천5백만원`` → ``25000000krw``, read by geunkeo.text.numbers).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -115,21 +116,28 @@ def url_key(text: str) -> str:
 def extract_contacts(text: str) -> list[Entity]:
     """Phones, faxes, e-mails and URLs in `text`, in order, without overlaps."""
     found: list[Entity] = []
-    taken: list[tuple[int, int]] = []
+    starts: list[int] = []  # the spans taken so far, sorted and disjoint: a lookup is a bisection, not a scan
+    ends: list[int] = []
 
     def free(s: int, e: int) -> bool:
-        return all(e <= a or s >= b for a, b in taken)
+        i = bisect_right(starts, s)
+        return not (i and ends[i - 1] > s) and not (i < len(starts) and starts[i] < e)
+
+    def take(s: int, e: int) -> None:
+        i = bisect_right(starts, s)
+        starts.insert(i, s)
+        ends.insert(i, e)
 
     for m in _EMAIL.finditer(text):
         v = m.group(0).rstrip(".")
         found.append(Entity("email", v, m.start(), m.start() + len(v), v.casefold()))
-        taken.append((m.start(), m.start() + len(v)))
+        take(m.start(), m.start() + len(v))
     for m in _URL.finditer(text):
         v = m.group(0).rstrip(".,;:!?")
         s, e = m.start(), m.start() + len(v)
         if free(s, e) and "." in v:
             found.append(Entity("url", v, s, e, url_key(v)))
-            taken.append((s, e))
+            take(s, e)
     for rx, fake in ((_PHONE_FAKE, True), (_PHONE_INTL, False), (_PHONE_KR, False), (_PHONE_REP, False),
                      (_PHONE_OTHER, False), (_PHONE_EXT, False)):
         for m in rx.finditer(text):
@@ -146,7 +154,7 @@ def extract_contacts(text: str) -> list[Entity]:
                 continue
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
             found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
-            taken.append((s, e))
+            take(s, e)
     found.sort(key=lambda x: x.start)
     return found
 
@@ -268,13 +276,16 @@ _COMPANY_KO = _first("(㈜주가-힣A-Za-z0-9",
 
 def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
     """Department / organisation names: Korean by suffix, companies by (주), English by head noun, plus `known`."""
-    found: list[Entity] = []
-    for m in _COMPANY_KO.finditer(text):
-        found.append(Entity("department", m.group(0), m.start(), m.end(), dept_key(m.group(0))))
+    found = [Entity("department", m.group(0), m.start(), m.end(), dept_key(m.group(0)))
+             for m in _COMPANY_KO.finditer(text)]
+    company_starts = [f.start for f in found]  # disjoint and in order, as finditer gives them
+    reach = -1  # the furthest end of a Korean name so far: names come in order, so it alone says "inside one"
     for m in _DEPT_KO.finditer(text):
         name = _dept_name(text, m.start(), m.group(1))
-        if name and not any(f.start <= m.start() < f.end for f in found):
+        i = bisect_right(company_starts, m.start())
+        if name and m.start() >= reach and not (i and found[i - 1].end > m.start()):
             found.append(Entity("department", name, m.start(), m.start() + len(name), dept_key(name)))
+            reach = m.start() + len(name)
     for m in _DEPT_EN.finditer(text):
         s, words = m.start(), m.group(0).split()
         while words and words[0] in _EN_NOT_NAME:
@@ -282,12 +293,22 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
             words = words[1:]
         if len(words) >= 2:
             found.append(Entity("department", text[s : m.end()], s, m.end(), dept_key(text[s : m.end()])))
+    found.sort(key=lambda x: x.start)
+    starts = [f.start for f in found]
+    reach_before: list[int] = []  # reach_before[i]: the furthest end among found[: i + 1]
+    for f in found:
+        reach_before.append(max(f.end, reach_before[-1] if reach_before else -1))
+    extra: list[Entity] = []
     for name in known:
         if len(name) < 2:
             continue
         for m in re.finditer(re.escape(name), text):
-            if not any(f.start <= m.start() < f.end or m.start() <= f.start < m.end() for f in found):
-                found.append(Entity("department", name, m.start(), m.end(), dept_key(name)))
+            i = bisect_left(starts, m.start())
+            overlaps = ((i and reach_before[i - 1] > m.start()) or (i < len(starts) and starts[i] < m.end())
+                        or any(f.start < m.end() and m.start() < f.end for f in extra))
+            if not overlaps:
+                extra.append(Entity("department", name, m.start(), m.end(), dept_key(name)))
+    found += extra
     found.sort(key=lambda x: x.start)
     return found
 
@@ -609,7 +630,12 @@ def extract_numbers(text: str) -> list[Entity]:
 def extract_all(text: str, known_departments: Iterable[str] = ()) -> list[Entity]:
     """Every entity kind, ordered by position (numbers inside contacts are dropped)."""
     contacts = extract_contacts(text)
-    spans = [(c.start, c.end) for c in contacts]
-    nums = [n for n in extract_numbers(text) if all(n.end <= a or n.start >= b for a, b in spans)]
+    starts = [c.start for c in contacts]  # in order and disjoint
+
+    def outside(n: Entity) -> bool:
+        i = bisect_right(starts, n.start)
+        return not (i and contacts[i - 1].end > n.start) and not (i < len(starts) and starts[i] < n.end)
+
+    nums = [n for n in extract_numbers(text) if outside(n)]
     ents = contacts + extract_departments(text, known_departments) + extract_citations(text) + nums
     return sorted(ents, key=lambda x: x.start)
