@@ -7,6 +7,11 @@ written by a helper who had not seen the pattern dictionary or the vocabulary. F
 question and its rewrite are searched with the whole query pipeline ("full") and with every query stage off
 ("plain"); hit@1 (= R@1 where one page is gold, as in autorag-ko), hit@5 and MRR@10 are printed for both styles,
 with the colloquial − formal gap. autorag-ko is judged by document (page), the sample by chunk.
+
+With an LLM configured (GEUNKEO_LLM__PROVIDER=…, e.g. llamacpp and GEUNKEO_LLM__GGUF_PATH after `make llm`),
+`--multi-query` and/or `--hyde content|title|combined` add a third configuration ("llm"): the full pipeline plus
+those LLM stages, for both styles. LLM replies are cached in `<cache>/colloquial_llm_cache.sqlite`, so a second
+run costs only retrieval. `--only autorag-ko` and `--max N` (evenly spaced) bound a slow local model's run.
 """
 
 from __future__ import annotations
@@ -47,10 +52,13 @@ def _scores(ranks: list[int | None]) -> dict[str, float]:
             "mrr@10": round(sum(1 / r for r in ranks if r is not None and r <= 10) / n, 3)}
 
 
-def run(engine, pairs: list[tuple[str, str, set[str]]], by_doc: bool) -> dict:
+def run(engine, pairs: list[tuple[str, str, set[str]]], by_doc: bool, llm_stages: dict | None = None) -> dict:
     out: dict = {"questions": len(pairs)}
     misses, per_question = [], []
-    for config, stages in (("full", {}), ("plain", STAGES_OFF)):
+    configs: list[tuple[str, dict]] = [("full", {}), ("plain", STAGES_OFF)]
+    if llm_stages:
+        configs.append(("llm", llm_stages))
+    for config, stages in configs:
         ranks: dict[str, list[int | None]] = {"formal": [], "colloquial": []}
         for formal, colloquial, gold in pairs:
             for style, text in (("formal", formal), ("colloquial", colloquial)):
@@ -74,16 +82,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--show", type=int, default=5, help="print this many rewrites that lost the top hit")
+    ap.add_argument("--multi-query", action="store_true", help="llm configuration: LLM query variants")
+    ap.add_argument("--hyde", choices=("content", "title", "combined"), help="llm configuration: HyDE mode")
+    ap.add_argument("--only", choices=("autorag-ko", "sample"))
+    ap.add_argument("--max", type=int, default=0, help="evenly spaced sample of each dataset's pairs (0 = all)")
     args = ap.parse_args(argv)
 
     settings = load_settings()
     settings.query.pending_queue = False  # benchmark questions must not land in the user's queue
+    llm_stages = None
+    if args.multi_query or args.hyde:
+        if settings.llm.provider == "none":
+            ap.error("--multi-query / --hyde need an LLM: set GEUNKEO_LLM__PROVIDER (and its model or GGUF path)")
+        settings.llm.cache_path = str(args.cache / "colloquial_llm_cache.sqlite")
+        settings.llm.timeout_s = max(settings.llm.timeout_s, 300.0)
+        settings.query.llm_deadline_s = 600.0  # a slow local model is measured, not cut off
+        llm_stages = {"multi_query": args.multi_query, "hyde": args.hyde or "off"}
     rows = [json.loads(ln) for ln in args.file.read_text(encoding="utf-8").splitlines() if ln.strip()]
     result = {}
     for name in ("autorag-ko", "sample"):
         mine = [r for r in rows if r["dataset"] == name]
-        if not mine:
+        if not mine or (args.only and args.only != name):
             continue
+        if args.max and args.max < len(mine):
+            mine = [mine[int(i * len(mine) / args.max)] for i in range(args.max)]
         if name == "autorag-ko":
             queries, qrels = load_beir_queries(args.autorag, "dev")
             engine = _index(name, [args.autorag / "corpus.jsonl"], args.cache, settings)
@@ -93,8 +115,12 @@ def main(argv: list[str] | None = None) -> int:
             engine = _index(name, [ROOT / "sample" / "corpus"], args.cache, settings)
             by_doc = False
         pairs = [(queries[r["_id"]], r["text"], set(qrels[r["_id"]])) for r in mine if r["_id"] in queries]
-        result[name] = run(engine, pairs, by_doc)
+        result[name] = run(engine, pairs, by_doc, llm_stages)
         full, plain = result[name]["full"], result[name]["plain"]
+        if llm_stages:
+            llm = result[name]["llm"]
+            print(f"{name}: llm {llm_stages}: formal {llm['formal']} colloquial {llm['colloquial']} "
+                  f"gap@1 {llm['gap@1']:+.3f}", file=sys.stderr)
         print(f"{name}: {len(pairs)} pairs | full: formal {full['formal']} colloquial {full['colloquial']} "
               f"gap@1 {full['gap@1']:+.3f} | plain: formal {plain['formal']['hit@1']} colloquial "
               f"{plain['colloquial']['hit@1']} gap@1 {plain['gap@1']:+.3f}", file=sys.stderr)

@@ -111,7 +111,7 @@ def _paragraph_numbers(chunk: Chunk, key: str, text: str) -> set[int]:
     if key.isdigit():  # an article divided into "Section 1.", "Section 2." lines
         nums |= {int(n) for n in _SECTION_LINE.findall(text)}
     if _dotted(key):  # a handbook's sub-sections: "6.1 A graduate student …" under Section 6
-        nums |= {int(m.group(1)) for m in re.finditer(rf"(?m)^[ \t]*{key[1:]}\.(\d+)\b", text)}
+        nums |= {int(m.group(0).rpartition(".")[2]) for m in re.finditer(_sub_section(key[1:], r"\d+"), text)}
     if chunk.article and article_key(chunk.article) == key:
         nums |= {int(m.group(1)) for p in chunk.paragraphs if (m := re.search(r"(\d+)", p))}
     return nums
@@ -248,6 +248,10 @@ class ContextIndex:
                 return d, evidence
         return by_reference[0] if by_reference and not item_refuted else None
 
+    def cited_regulations(self, kind_word: str) -> list[str]:
+        """Keys of the regulations the contexts cite by name whose name holds `kind_word` (조례, 약관, …)."""
+        return sorted({name for d in self.docs for name, _ in d.pairs if kind_word in name and name not in d.names})
+
     @staticmethod
     def _has_item(d: ContextDoc, art: str, item: str, para: int | None = None) -> bool:
         """An article (or the cited paragraph of it) whose text lists numbered items must list this one, and the
@@ -286,13 +290,20 @@ _MOK = re.compile(_ITEM_AT + r"([가-하])[.)]\s")
 _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 
 
+def _sub_section(article: str, para: str) -> str:
+    """Where sub-section `article`.`para` starts: at a line's start ("6.1 A graduate …"), or inside a line after a
+    sentence ends ("… Confirmation. 3.1 New employees serve …", "Leave. 4.2 Employees must …") when a capital or
+    a bracket follows, so "$3.3 million" and "rated 4.2 out of 5" are not sub-sections."""
+    return (rf"(?m)(?:^[ \t]*{article}\.{para}\b|(?<=[.;:–—]\s){article}\.{para}\b(?=\s+[A-Z(]))")
+
+
 def _paragraph_text(text: str, art: str, para: int) -> str | None:
     """The text of paragraph `para` of an article (② … up to ③; "(2) …"; a section's "4.2 …"), or None when the
     article does not mark its paragraphs that way."""
     if _dotted(art):
         n = re.escape(art[1:])
-        start = re.search(rf"(?m)^[ \t]*{n}\.{para}\b", text)
-        nxt = re.compile(rf"(?m)^[ \t]*{n}\.(?!{para}(?!\d))\d+\b")  # the next paragraph, not "9.2.1" under 9.2
+        start = re.search(_sub_section(n, str(para)), text)
+        nxt = re.compile(_sub_section(n, rf"(?!{para}(?!\d))\d+"))  # the next paragraph, not "9.2.1" under 9.2
     elif art.isdigit() and _SECTION_LINE.search(text):
         start = re.search(rf"(?m)^[ \t]*Section\s{para}\b", text)
         nxt = _SECTION_LINE

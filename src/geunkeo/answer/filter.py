@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from geunkeo.answer.base import FilterReport, Removal
-from geunkeo.answer.context import ContextIndex
+from geunkeo.answer.context import ContextDoc, ContextIndex
 from geunkeo.answer.edits import rewrite_sentence
 from geunkeo.answer.rewrite import (
     PHRASES,
@@ -201,6 +201,8 @@ class HallucinationFilter:
                 regs, kind_word = self._resolve(e, state, prev_regs)
                 prev_regs = regs
                 found = ctx.citation(e.article, e.paragraph, regs, kind_word, e.item)
+                if found is None and regs is None:
+                    found = self._fallback(e, ctx, state, kind_word)
                 if found is None:
                     bad.append(e)
                 else:
@@ -212,6 +214,18 @@ class HallucinationFilter:
             elif ctx.number(e) is None:
                 report.unverified.append({"kind": e.kind, "value": e.text, "sentence": sent})
         return bad
+
+    @staticmethod
+    def _fallback(e: Entity, ctx: ContextIndex, state: dict, kind_word: str) -> tuple[ContextDoc, str] | None:
+        """A citation the contexts' own documents do not hold, read as the regulation the reader has in mind:
+        a bare "제6조제2항" in a sentence after 「심사 규정」 제6조제1항 means that regulation; "조례 제4조" with no
+        deictic word means the ordinance the contexts cite (the notice itself is not one)."""
+        if e.ref == "bare" and state["last_named"]:
+            return ctx.citation(e.article, e.paragraph, [state["last_named"]], "", e.item)
+        if e.ref == "this" and kind_word and not _DEICTIC_PREFIX.match(reg_key(e.regulation or "")):
+            named = ctx.cited_regulations(kind_word)
+            return ctx.citation(e.article, e.paragraph, named, "", e.item) if named else None
+        return None
 
     @staticmethod
     def _resolve(e: Entity, state: dict, prev_regs: list[str] | None) -> tuple[list[str] | None, str]:
