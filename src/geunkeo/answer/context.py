@@ -25,7 +25,8 @@ from geunkeo.text.entities import (
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
                       r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
                       r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?"
-                      r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|(?:Annex|ANNEX)\s([A-Z0-9])\b)")
+                      r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|(?:Annex|ANNEX)\s([A-Z0-9])\b"
+                      r"|(?:Appendix|APPENDIX)\s([A-Z0-9])\b)")
 _SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … Section 2. Grounds …"
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
@@ -34,6 +35,7 @@ _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 _EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
 _ITEM_NUM = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")  # a 호 in running text: "… 손해 1. 고의로 … 2. 전쟁으로 …"
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:(?:General\s)?Conditions?|GC|Exclusions?)\s?(\d{1,2})\b")
 _ITEM_WORD = re.compile(r"\b[Ii]tem\s(\d{1,2})\b")  # a schedule's rows: "Item 4 Rental vehicle excess: …"
 _LOC_SPLIT = re.compile(r"\s(?:제\s?\d+\s?조|Article\s\d+|§)")
 
@@ -248,6 +250,10 @@ class ContextIndex:
                 return d, evidence
         return by_reference[0] if by_reference and not item_refuted else None
 
+    def numbers_sections(self) -> bool:
+        """Whether a context is divided into numbered sections or clauses (§ keys), so "(6.1)" can be checked."""
+        return any(key.startswith("§") for d in self.docs for key in d.articles)
+
     def cited_regulations(self, kind_word: str) -> list[str]:
         """Keys of the regulations the contexts cite by name whose name holds `kind_word` (조례, 약관, …)."""
         return sorted({name for d in self.docs for name, _ in d.pairs if kind_word in name and name not in d.names})
@@ -267,8 +273,10 @@ class ContextIndex:
             return _has_points(where, item.split("-"))
         if num:
             listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
-            if art.startswith(("Sch", "Anx")):  # "Item 7" rows as well as "7." lines
+            if art.startswith(("Sch", "Anx", "Apx")):  # "Item 7" rows as well as "7." lines
                 listed |= set(_ITEM_WORD.findall(text))
+            if art in ("GC", "Exc"):  # "Exclusion 3 – …", "GC 2 – …" lines
+                listed |= set(_LIST_ITEM.findall(text))
             if seg is not None and not listed and _ITEM_NUM.search(text):
                 return f"제{num}호" in seg.replace(" ", "")  # 제1항 lists no 호 although ③ does
             if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):

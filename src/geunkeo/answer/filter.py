@@ -197,6 +197,8 @@ class HallucinationFilter:
                 else:
                     state["last_named"] = reg_key(e.regulation or "")
                     _keep(report, _kept(e, ctx, n))
+            elif e.kind == "citation" and e.ref == "loose" and not ctx.numbers_sections():
+                report.unverified.append({"kind": e.kind, "value": e.text, "sentence": sent})
             elif e.kind == "citation":
                 regs, kind_word = self._resolve(e, state, prev_regs)
                 prev_regs = regs

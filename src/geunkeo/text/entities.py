@@ -31,7 +31,9 @@ class Entity:
     norm: str
     placeholder: bool = False  # 02-XXXX-XXXX and friends: never a real contact
     regulation: str | None = None  # surface name as written ("학칙", "Terms and Conditions")
-    ref: str = ""  # citations: "named" | "same" (같은 규정) | "this" (이 약관) | "bare" (제5조 alone)
+    # citations: "named" | "same" (같은 규정) | "this" (이 약관) | "bare" (제5조 alone) | "loose" ("(6.1)" with no
+    # section cited before it)
+    ref: str = ""
     article: str = ""  # "12", "12-2" (제12조의2), language independent
     paragraph: int | None = None
     item: str | None = None
@@ -210,7 +212,8 @@ _BU_OK_NEXT = re.compile(
     # a ministry or agency followed by its own division: "국토교통부 주거복지정책과(…)"
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
-                 r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency)")
+                 r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency|Ombudsman|Library|Cell|Panel|Tribunal|"
+                 r"Registry)")
 # a capitalised word; a possessive ends the name ("the Graduate School's Appeals Board" names two bodies)
 _EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = _first(
@@ -274,6 +277,11 @@ _COMPANY_KO = _first("(㈜주가-힣A-Za-z0-9",
                      r"|(?<![가-힣A-Za-z0-9])[가-힣A-Za-z0-9]{2,20}(?:\(주\)|㈜)")
 
 
+# offices there is one of per town or district: the place before them is part of the name
+_PLACE_BOUND = re.compile(r"(?:행정복지센터|주민센터|주민자치센터|보건소|보건지소|고용센터|출장소|사무소)$")
+_PLACE_BEFORE = re.compile(r"(?<![가-힣0-9])[가-힣]{1,6}[0-9]{0,2}(?:동|읍|면|리|구|군|시)\s$")
+
+
 def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
     """Department / organisation names: Korean by suffix, companies by (주), English by head noun, plus `known`."""
     found = [Entity("department", m.group(0), m.start(), m.end(), dept_key(m.group(0)))
@@ -284,8 +292,12 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
         name = _dept_name(text, m.start(), m.group(1))
         i = bisect_right(company_starts, m.start())
         if name and m.start() >= reach and not (i and found[i - 1].end > m.start()):
-            found.append(Entity("department", name, m.start(), m.start() + len(name), dept_key(name)))
-            reach = m.start() + len(name)
+            start = m.start()
+            place = _PLACE_BEFORE.search(text, max(0, start - 12), start) if _PLACE_BOUND.search(name) else None
+            if place:  # "다솜동 행정복지센터": which one is the name ("가온동 행정복지센터" is another office)
+                start, name = place.start(), text[place.start() : start + len(name)]
+            found.append(Entity("department", name, start, start + len(name), dept_key(name)))
+            reach = start + len(name)
     for m in _DEPT_EN.finditer(text):
         s, words = m.start(), m.group(0).split()
         while words and words[0] in _EN_NOT_NAME:
@@ -355,8 +367,9 @@ _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 _CITE_EN = _first(
     "「『ACSacs§RrGgEePp", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
     r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
-    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|[Ee]xclusion|[Ee]ndorsement|[Pp]ara\.?(?=\s?\d+\.\d)|Annex|ANNEX)\s?"
-    r"(?P<art>\d+|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
+    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|GC(?=\s?\d)|[Ee]xclusion|[Ee]ndorsement|[Pp]ara\.?(?=\s?\d+\.\d)|Annex|ANNEX|"
+    r"Appendix|APPENDIX)\s?"
+    r"(?P<art>\d+|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
     r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
     r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
     r"(?:\((?P<sub3>[ivx]{1,4})\))?"
@@ -380,17 +393,21 @@ _EN_PART = _first("pPiIsS", r"\b(?:[Ss]ub-?)?(?:[Pp]aragraph|[Pp]ara\.|[Ii]tem|[
 # "under 9.2.3", "(11.2(a))", "set out in 5.4": a sub-section number without its word, after a citation of the same
 # section or regulation; a number with a unit after it is a quantity ("under 3.5 GPA")
 _BARE_DOTTED = _first(
-    "(uUpPsSiIoObBaAfF", r"(?:\(|\b(?:under|per|see|in|of|by|and|or|following)\s+)"
+    "(uUpPsSiIoObBaAfF", r"(?:\(|\b(?i:under|per|see|in|of|by|and|or|following)\s+)"
     r"(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?(?P<pts>(?:\((?:[a-z]|\d{1,2}|[ivx]{1,4})\))*))"
-    r"(?![\w%]|\.\d|\s*(?:per\s?cent|percent|C?GPA|points?|credits?|hours?|years?|days?|weeks?|months?|km|kg)\b)")
+    r"(?![\w%]|\.\d|\s*(?:per\s?cent|percent|C?GPA|points?|credits?|hours?|years?|days?|weeks?|months?|km|kg|"
+    r"million|billion|thousand|times|m|cm|mm|ml|litres?|liters?|metres?|meters?|GB|MB)\b)")
 _DOTTED_WINDOW = 400
+# "breaches 5.1(c)": a sub-section with lettered points is a citation wherever it stands
+_POINTED = _first("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?"
+                                r"(?P<pts>(?:\((?:[a-z]|[ivx]{1,4})\))+))(?![\w(])")
 # "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
 # which would take 항목, 과목, 품목)
 _BARE_MOK = _first("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
 
-_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "End")  # keys of annexes and lists: "같은 조" never points at them
+_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End")  # keys of annexes and lists: "같은 조" never points at them
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
 
 
@@ -415,6 +432,8 @@ _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
     (re.compile(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b"), lambda m: str(roman_to_int(m.group(1)))),
     (re.compile(r"\b[Ee]ndorsements?\s?(\d+)"), lambda m: f"End{int(m.group(1))}"),
     (re.compile(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b"), lambda m: "Anx" + m.group(1)),
+    (re.compile(r"\b(?:Appendix|APPENDIX)\s?([A-Z0-9])\b"), lambda m: "Apx" + m.group(1)),
+    (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
     (re.compile(r"\b(?:[Ss]chedule|SCHEDULE|Sch\.)\s?(\d+)|별표\s?(\d+)"),
      lambda m: f"Sch{int(m.group(1) or m.group(2))}"),
     (re.compile(r"\b(?:[Rr]egulation|REGULATION|Reg\.|[Rr]ule|RULE)\s?(\d+)"), lambda m: f"R{int(m.group(1))}"),
@@ -558,7 +577,7 @@ def _add_parts(text: str, out: list[Entity]) -> None:
                 continue
             out.remove(target)
             start, end = m.start(), target.end
-            if x.isdigit() and target.paragraph is None and not target.article.startswith(("Sch", "Anx")):
+            if x.isdigit() and target.paragraph is None and not target.article.startswith(("Sch", "Anx", "Apx")):
                 para, item = int(x), None  # "paragraph 2 of Article 8"
             else:
                 para, item = target.paragraph, x
@@ -574,15 +593,29 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         out.append(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
     for m in _BARE_DOTTED.finditer(text):
         s, e = m.span("num")
+        if inside(s):
+            continue
+        parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
+        item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts) or None
         family = [c for c in out if c.article and c.article[:1] in "§R" and c.end <= s and s - c.end < _DOTTED_WINDOW]
-        if inside(s) or not family:
+        if not family:
+            # no section cited before it: only a citation-shaped number, "(6.1)" or "under 6.3", is one ("loose":
+            # checked only against contexts that number their sections)
+            closed = text[m.start()] == "(" and text[e : e + 1] == ")"
+            if closed or m.group(0)[:5].lower() == "under":
+                out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
             continue
         same = [c for c in family if c.article[1:] == m.group("a")]
         target = max(same or family, key=lambda c: c.end)
         art = target.article[0] + m.group("a")
-        parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
-        item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts) or None
         out.append(_citation(text, s, e, target.regulation, target.ref, art, int(m.group("p")), item))
+    for m in _POINTED.finditer(text):
+        s, e = m.span("num")
+        if inside(s):
+            continue
+        parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
+        item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts)
+        out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
     for m in _BARE_MOK.finditer(text):
         target = previous(m.start())
         if inside(m.start()) or target is None or not (target.item or target.paragraph):

@@ -1,0 +1,66 @@
+"""Filter classes found by the eighth unseen set: handbooks that number sub-sections inside a line, section
+numbers cited with no section word, a policy's lettered lists and appendices, offices named by their town, and
+regulations the answer names in an earlier sentence."""
+
+from __future__ import annotations
+
+from tests.answer.filter_support import removed_items
+
+from geunkeo.corpus.base import Chunk
+
+HANDBOOK = Chunk(
+    chunk_id="hb#c3", doc_id="hb", title="Staff Handbook", location="Clauses 3-4", lang="en", article="Clause 3",
+    text="Clause 3 – Probation. 3.1 New employees serve six months. 3.2 Confirmation is given in writing by the "
+         "People Operations Team. 3.3 Probation may be extended once by three months.\n"
+         "Clause 4 – Leave. 4.1 Entitlements are in Annex A. 4.2 Apply on the portal: (a) 7 days ahead for earned "
+         "leave; (b) by 10:00 a.m. on the day for sick leave.")
+POLICY = Chunk(
+    chunk_id="tp#gc", doc_id="tp", title="Travel Policy", location="General Conditions", lang="en",
+    article="GC 1-3; Appendix 1",
+    text="General Conditions\nGC 1 – Take reasonable care.\nGC 2 – Notify claims within 30 days.\nGC 3 – We pay "
+         "our share only.\nAppendix 1 – Covered conditions: asthma, glaucoma.\nExclusion 1 – pre-existing "
+         "conditions unless listed in Appendix 1.")
+
+
+def test_sub_sections_numbered_inside_a_line_are_real():
+    text, removed = removed_items("Probation can be extended once (3.3), as clause 3.1 says.", [HANDBOOK], "en")
+    assert removed == [] and "(3.3)" in text
+
+
+def test_an_invented_sub_section_or_point_goes_without_a_section_word_before_it():
+    answer = "Sick leave is due by 10:00 a.m. on the day under 4.2(b). Maternity leave falls under 4.2(c) and 3.7."
+    text, removed = removed_items(answer, [HANDBOOK], "en")
+    assert "4.2(c)" in removed and "4.2(b)" in text
+    assert "a.m. on the day" in text  # a full stop before a lowercase word ends no sentence
+
+
+def test_loose_section_numbers_are_not_checked_against_contexts_without_sections():
+    plain = Chunk(chunk_id="n#s1", doc_id="n", title="Notice", location="Notice", lang="en",
+                  text="The library opens at 9 a.m. and closes at 10 p.m.")
+    text, removed = removed_items("See the opening rules (6.1).", [plain], "en")
+    assert removed == [] and "(6.1)" in text
+
+
+def test_general_conditions_exclusions_and_appendices_are_checked_item_by_item():
+    answer = "GC 2 sets the 30-day limit and GC 5 lets us recover costs. Asthma is in Appendix 1, diabetes in Appendix 2."
+    text, removed = removed_items(answer, [POLICY], "en")
+    assert set(removed) == {"GC 5", "Appendix 2"}
+    assert "GC 2" in text and "Appendix 1" in text
+
+
+def test_an_office_is_named_by_its_town():
+    notice = Chunk(chunk_id="w#s1", doc_id="w", title="복지 안내", location="문의", lang="ko",
+                   text="문의: 가온동 행정복지센터 031-8075-5110, 누리동 행정복지센터 031-8075-5210")
+    text, removed = removed_items("가온동 행정복지센터나 다솜동 행정복지센터에 문의하세요. 가까운 행정복지센터도 됩니다.",
+                                  [notice], "ko")
+    assert removed == ["다솜동 행정복지센터"]
+    assert "가온동 행정복지센터" in text and "가까운 행정복지센터" in text
+
+
+def test_a_bare_article_in_a_later_sentence_means_the_regulation_named_before():
+    notice = Chunk(chunk_id="g#s3", doc_id="g", title="대학원 학사일정 안내", location="논문", lang="ko",
+                   text="다. 논문 심사 신청: 「학위논문 심사 규정」 제6조제1항에 따라 이수증 첨부\n"
+                        "※ 유사도 20% 초과 시 같은 규정 제6조제2항에 따라 심사가 보류됩니다.")
+    answer = "「학위논문 심사 규정」 제6조제1항에 따라 이수증을 첨부합니다. 유사도가 높으면 제6조제2항에 따라 보류되고, 제6조제3항에 따라 재검사합니다."
+    text, removed = removed_items(answer, [notice], "ko")
+    assert removed == ["제6조제3항"] and "제6조제2항에 따라 보류" in text
