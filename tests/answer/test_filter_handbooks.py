@@ -64,3 +64,12 @@ def test_a_bare_article_in_a_later_sentence_means_the_regulation_named_before():
     answer = "「학위논문 심사 규정」 제6조제1항에 따라 이수증을 첨부합니다. 유사도가 높으면 제6조제2항에 따라 보류되고, 제6조제3항에 따라 재검사합니다."
     text, removed = removed_items(answer, [notice], "ko")
     assert removed == ["제6조제3항"] and "제6조제2항에 따라 보류" in text
+
+
+def test_an_invented_address_becomes_the_office_when_the_sentence_cites_a_real_article():
+    regulation = Chunk(chunk_id="d#8", doc_id="d", title="생활관 운영규정", location="제8조", lang="ko", article="제8조",
+                       text="제8조(입사 신청) ① 입사는 포털로 신청한다. ② 장애학생은 우선 배정을 신청할 수 있다.")
+    text, removed = removed_items("장애학생 우선 배정(제8조 제2항) 관련 문의는 housing@hanbit.ac.kr로 보내 주세요.",
+                                  [regulation], "ko")
+    assert removed == ["housing@hanbit.ac.kr"]
+    assert text.startswith("장애학생 우선 배정(제8조 제2항) 관련 문의는 담당 부서로 보내 주세요.")

@@ -22,7 +22,7 @@ from geunkeo.answer.rewrite import (
     residual_is_empty,
     tidy,
 )
-from geunkeo.text.entities import Entity, extract_contacts, extract_departments
+from geunkeo.text.entities import Entity, extract_citations, extract_contacts, extract_departments
 
 _SEP_LEFT = re.compile(r"(?:\s*(?:[,/·;]|또는|및|or|and)\s*)?(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
 _SEP_RIGHT = re.compile(r"^\s*(?:[,/·;]|또는|및|or|and)\s*", re.I)
@@ -91,6 +91,17 @@ class _Neighbours:
         """Whether a contact ends in [lo, hi]."""
         i = bisect_left(self.contact_ends, lo)
         return i < len(self.contact_ends) and self.contact_ends[i] <= hi
+
+
+# a contact as where something is sent: "…로 보내 주세요", "…으로 문의하세요"; "… to <address>." at the end
+_SEND_TO = {"ko": re.compile(r"(?:으로|로)\s?(?:보내|제출|문의|연락|접수|신청)"),
+            "en": re.compile(r"\s*(?:[.!?]|$)")}
+
+
+def _cites_beyond(s: str, bad: list[Entity]) -> bool:
+    """Whether the sentence cites a provision that is not itself invented."""
+    invented = {(x.start, x.end) for x in bad}
+    return any((c.start, c.end) not in invented for c in extract_citations(s) if c.article)
 
 
 def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, tuple[int, int]]]:
@@ -289,6 +300,13 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                         out = {id(x): phrases["contact"] for x in bad if x.start < tail}
                         out.update({id(back[k]): v for k, v in sub.items() if k in back})
                         return (capitalize_first(new) if lang == "en" else new), False, True, out
+                if _SEND_TO.get(lang, _SEND_TO["ko"]).match(s, e.end) and _cites_beyond(s, bad):
+                    # "우선 배정(제8조 제2항) 관련 문의는 <invented>로 보내 주세요": the office stands in for the
+                    # address, so the real article the sentence names is not lost with it
+                    edits.append((e.start, e.end, phrases["department"]))
+                    repl[id(e)] = phrases["contact"]
+                    needs_contact = True
+                    continue
                 return "", True, True, {id(x): phrases["contact"] for x in bad}
             edits.append((a, b, ""))
             repl[id(e)] = phrases["contact"]
