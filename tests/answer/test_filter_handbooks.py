@@ -73,3 +73,13 @@ def test_an_invented_address_becomes_the_office_when_the_sentence_cites_a_real_a
                                   [regulation], "ko")
     assert removed == ["housing@hanbit.ac.kr"]
     assert text.startswith("장애학생 우선 배정(제8조 제2항) 관련 문의는 담당 부서로 보내 주세요.")
+
+
+def test_a_body_without_an_organisation_word_is_checked_when_a_number_is_given_for_it():
+    terms = Chunk(chunk_id="t#c", doc_id="t", title="Travel Policy", location="Contacts", lang="en",
+                  text="Claims: Harbourline Claims Management on 0800 569 244. Emergencies: Tui Assist, +64 9 377 4810.")
+    answer = ("For emergencies, Tui Assist answers on +64 9 377 4810. If you are unhappy, ClaimRight NZ can review "
+              "it on 0800 569 255, or escalate to AFCA on 1800 931 687. Lines open Monday at 0800 569 244.")
+    text, removed = removed_items(answer, [terms], "en")
+    assert {"ClaimRight NZ", "AFCA", "0800 569 255", "1800 931 687"} <= set(removed)
+    assert "Tui Assist" in text and "Monday" in text and "0800 569 244" in text

@@ -223,6 +223,18 @@ _DEPT_EN = _first(
     r"\s+(?:of|for|on)\s+(?:the\s+)?" + _EN_CAP
     + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})(?![A-Za-z])"
 )
+# A body named without an organisation word is still one when a contact number is given for it: right after it
+# ("escalate to AFCA on 1800 931 687", "handled by Payroll Malaysia on +60 …"), or later in the same sentence when
+# the name is a brand-like CamelCase word ("ClaimRight NZ can review it on 0800 569 255")
+_PHONE_AHEAD = r"(?:\+?\d[\d\s().-]{6,}\d)"
+_EN_BODY_BY_CONTACT = re.compile(
+    r"(?<![\w@./-])(?P<name>(?:[A-Z][A-Za-z&]*)(?:\s(?:[A-Z][A-Za-z&]*)){0,3})(?=\s(?:on|at)\s" + _PHONE_AHEAD + r")"
+    r"|(?<![\w@./-])(?P<brand>[A-Z][a-z]+[A-Z][A-Za-z]+(?:\s[A-Z]{2,4}\b)?)(?=[^.!?\n]{0,80}?\s(?:on|at)\s"
+    + _PHONE_AHEAD + r")")
+_EN_NOT_BODY = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
+                "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+                "Tel", "Phone", "Fax", "Mobile", "Freephone", "Hotline", "Us", "Me", "Him", "Her", "Them", "It", "I",
+                "We", "You", "They", "He", "She", "If", "Or", "And", "Then", "Alternatively", "Also", "Reception"}
 _EN_NOT_NAME = {"The", "This", "That", "These", "Please", "Contact", "Visit", "Ask", "Our", "Your", "A", "An",
                 "Call", "Email", "See", "Under", "Per", "Each", "Every", "Any"}
 
@@ -305,6 +317,15 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
             words = words[1:]
         if len(words) >= 2:
             found.append(Entity("department", text[s : m.end()], s, m.end(), dept_key(text[s : m.end()])))
+    for m in _EN_BODY_BY_CONTACT.finditer(text):  # "AFCA on 1800 …", "ClaimRight NZ can review it on 0800 …"
+        group = "name" if m.group("name") else "brand"
+        s, e, words = m.start(group), m.end(group), m.group(group).split()
+        while words and (words[0] in _EN_NOT_NAME or words[0] in _EN_NOT_BODY):
+            s = text.index(words[1], s + len(words[0])) if len(words) > 1 else e
+            words = words[1:]
+        if (words and not any(w in _EN_NOT_BODY for w in words)
+                and not any(f.start < e and s < f.end for f in found)):
+            found.append(Entity("department", text[s:e], s, e, dept_key(text[s:e])))
     found.sort(key=lambda x: x.start)
     starts = [f.start for f in found]
     reach_before: list[int] = []  # reach_before[i]: the furthest end among found[: i + 1]
