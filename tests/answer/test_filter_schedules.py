@@ -15,7 +15,7 @@ EXCLUSIONS = Chunk("pw#9", "pw", "Kestrel Travel Insurance PDS", "Clause 9 – E
                    "or drug use; (b) professional sport; (c) war; (d) travel against government advice.", "Clause 9",
                    article="Clause 9", lang="en")
 COMPLAINTS = Chunk("pw#14", "pw", "Kestrel Travel Insurance PDS", "Clause 14 – Complaints\n14.1 Call our Complaints "
-                   "Team on 1800 410 662.\n14.2 We reply within 30 days.", "Clause 14", article="Clause 14", lang="en")
+                   "Team on 1800 410 662.\n14.2 We reply within 30 days.\n14.3 You may then escalate to AFCA.", "Clause 14", article="Clause 14", lang="en")
 CATALOG = Chunk("ct#3", "ct", "Linden University Graduate Catalog", "3.2 Time Limits. (a) Masters: five years. "
                 "(b) Doctoral: eight years. (1) A first extension by the Dean. (2) A second by the Standards Committee. "
                 "(c) Leave does not count.", "Section 3 > 3.2", article="Section 3.2", lang="en")
