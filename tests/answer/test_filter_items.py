@@ -56,3 +56,14 @@ def test_a_clause_after_an_invented_contact_clause_stands_alone():
                        [LIFE], lang="ko")
     assert res.text.startswith("접수 후 3영업일 이내에 보험금이 지급됩니다(제5조 제1항).")
     assert [r.value for r in res.report.removed] == ["0505-300-9999"]
+
+
+def test_an_invented_second_channel_after_geona_goes_and_the_first_keeps_the_ending():
+    from tests.answer.filter_support import removed_items
+
+    terms = Chunk(chunk_id="m#7", doc_id="m", title="실손 약관", location="청구", lang="ko",
+                  text="청구 서류는 팩스(0505-170-7702)로 제출할 수 있다.")
+    text, removed = removed_items("청구 서류는 팩스 0505-170-7702로 보내거나, 보상서류 전용 팩스 02-6900-3399로 보내면 됩니다.",
+                                  [terms], "ko")
+    assert removed == ["02-6900-3399"]
+    assert text.startswith("청구 서류는 팩스 0505-170-7702로 보내면 됩니다.")

@@ -45,8 +45,10 @@ _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
 _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|online|portal|e-?mail|link|form)\s+(?:at\s+)?)?$",
                   re.I)
 # "팩스로 보내거나 a@b로 제출하시면 됩니다": the alternative after 거나 goes, and its ending moves to the first verb
-_KO_OR_BEFORE = re.compile(r"(?<=[가-힣])거나\s+(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
-_KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:으)?시면\s?됩니다|(?:으)?세요|(?:으)?십시오|(?:으)?시기\s?바랍니다)")
+# ("…보내거나, 보상서류 전용 팩스 <invented>로 보내면 됩니다": up to three words describing it may precede it)
+_KO_OR_BEFORE = re.compile(r"(?<=[가-힣])거나,?\s+(?:(?:[가-힣]{1,8}\s+){0,3}?(?:" + LABEL_WORDS + r")\s*[:：]?\s*)?$", re.I)
+_KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:으)?시면\s?됩니다|(?:으)?면\s?됩니다|(?:으)?세요|"
+                          r"(?:으)?십시오|(?:으)?시기\s?바랍니다)")
 
 
 # "… escalate to AFCA on 1800 931 687.": a number after "on/at" is an aside of a clause whose verb is not "call"
@@ -261,7 +263,10 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 stem = s[: before.start()]
                 # 받거나 → 받으세요: a final consonant other than ㄹ (index 8) takes 으
                 vowel = "으" if final_consonant(stem[-1]) not in (None, 0, 8) and not after.group("end").startswith("으") else ""
-                edits.append((before.start(), after.end(), vowel + after.group("end")))
+                end = after.group("end")
+                if stem.endswith("시") and end.startswith("시"):  # "보내시거나 … 하시면 됩니다" → "보내시면 됩니다"
+                    end = end[1:]
+                edits.append((before.start(), after.end(), vowel + end))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
