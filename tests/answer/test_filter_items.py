@@ -67,3 +67,14 @@ def test_an_invented_second_channel_after_geona_goes_and_the_first_keeps_the_end
                                   [terms], "ko")
     assert removed == ["02-6900-3399"]
     assert text.startswith("청구 서류는 팩스 0505-170-7702로 보내면 됩니다.")
+
+
+def test_an_invented_site_after_ina_goes_and_the_real_one_keeps_the_clause():
+    from tests.answer.filter_support import removed_items
+
+    notice = Chunk(chunk_id="n#1", doc_id="n", title="환급금 안내", location="안내", lang="ko",
+                   text="환급금은 공단 누리집 www.nhis.or.kr에서 조회할 수 있습니다.")
+    text, removed = removed_items("환급금은 www.nhis.or.kr이나 환급금 전용 사이트 https://refund.nhis.or.kr에서 조회하실 수 있습니다.",
+                                  [notice], "ko")
+    assert removed == ["https://refund.nhis.or.kr"]
+    assert text.startswith("환급금은 www.nhis.or.kr에서 조회하실 수 있습니다.")

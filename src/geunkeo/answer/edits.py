@@ -131,7 +131,7 @@ def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, 
 
 # Between two contacts of one list: a separator, then at most a few words ("0505-…, sent to a@b, or made by phone on
 # 1588-…"; "031 770 2581 or 031-…"), no sentence end and no office of its own (those are `_alternative_items`).
-_SIBLING_GAP = re.compile(r"\)?\s*(?:,\s*(?:(?:or|and)\s+)?|;\s*|/\s*|\s(?:or|and)\s+|\s?(?:또는|및|혹은)\s|(?<=\))이?나\s)"
+_SIBLING_GAP = re.compile(r"\)?\s*(?:,\s*(?:(?:or|and)\s+)?|;\s*|/\s*|\s(?:or|and)\s+|\s?(?:또는|및|혹은)\s|이?나\s)"
                           r"(?:[A-Za-z가-힣]+\s+){0,5}?[(]?\s*$", re.I)
 
 
