@@ -78,3 +78,17 @@ def test_an_invented_site_after_ina_goes_and_the_real_one_keeps_the_clause():
                                   [notice], "ko")
     assert removed == ["https://refund.nhis.or.kr"]
     assert text.startswith("환급금은 www.nhis.or.kr에서 조회하실 수 있습니다.")
+
+
+def test_an_invented_sub_unit_of_a_real_office_goes_with_its_number_and_the_office_stays():
+    from tests.answer.filter_support import removed_items
+
+    guide = Chunk(chunk_id="g#1", doc_id="g", title="Graduate Catalog", location="Section 4.2", lang="en",
+                  text="4.2 Leave. (b) International students must obtain clearance from the Office of International "
+                       "Student Services.")
+    answer = ("International students should contact the Office of International Student Services' Visa Compliance "
+              "Unit at +1 614 555 0199 before going on leave.")
+    text, removed = removed_items(answer, [guide], "en")
+    assert removed == ["Visa Compliance Unit", "+1 614 555 0199"]
+    assert text.startswith("International students should contact the Office of International Student Services before "
+                           "going on leave.")

@@ -106,6 +106,29 @@ def _cites_beyond(s: str, bad: list[Entity]) -> bool:
     return any((c.start, c.end) not in invented for c in extract_citations(s) if c.article)
 
 
+_POSSESSIVE = re.compile(r"(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:the\s+)?$")
+
+
+def _invented_sub_units(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, tuple[int, int]]]:
+    """(department, contact, span) for each invented unit written as a real office's own ("X's Y Unit at …"),
+    with its invented contact right after it; the span runs from the possessive to the contact."""
+    out = []
+    contacts = sorted((x for x in bad if x.is_contact), key=lambda x: x.start)
+    for d in (x for x in bad if x.kind == "department"):
+        mark = _ending_at(_POSSESSIVE, s, d.start)
+        if mark is None:
+            continue
+        lo = max(0, mark.start() - _WINDOW)
+        owners = extract_departments(s[lo : mark.start()])  # the owner's name ends at the possessive
+        if not owners or lo + owners[-1].start >= mark.start() or any(
+                x.kind == "department" and x.start <= lo + owners[-1].start < x.end for x in bad):
+            continue
+        c = next((x for x in contacts if x.start >= d.end and _DEPT_TO_CONTACT.fullmatch(s[d.end : x.start])), None)
+        if c is not None:
+            out.append((d, c, (mark.start(), c.end)))
+    return out
+
+
 def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, tuple[int, int]]]:
     """(department, contact, span) for each invented "department + its contact" pair written as another item
     of a list after a separator (or, and, 또는, 및, a comma)."""
@@ -203,6 +226,14 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
     for dept, contact, span in _alternative_items(s, bad):
         edits.append((*span, ""))
         repl[id(dept)] = repl[id(contact)] = ""
+        bad = [x for x in bad if x is not dept and x is not contact]
+    # "the Office of International Student Services' Visa Compliance Unit at +1 …": the invented sub-unit and its
+    # number go, the real office before the possessive carries the sentence
+    for dept, contact, span in _invented_sub_units(s, bad):
+        edits.append((*span, ""))
+        repl[id(dept)] = ""
+        repl[id(contact)] = phrases["contact"]
+        needs_contact = True
         bad = [x for x in bad if x is not dept and x is not contact]
     for contact, span in _invented_siblings(s, bad):
         edits.append((*span, ""))
