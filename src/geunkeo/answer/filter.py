@@ -39,6 +39,7 @@ from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
 _DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame|the)", re.I)
+_HANGUL = re.compile(r"[가-힣]")
 _CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _JOIN = " \x00 "
 
@@ -197,7 +198,9 @@ class HallucinationFilter:
                 else:
                     state["last_named"] = reg_key(e.regulation or "")
                     _keep(report, _kept(e, ctx, n))
-            elif e.kind == "citation" and e.ref == "loose" and not ctx.numbers_sections():
+            elif e.kind == "citation" and e.ref == "loose" and (_HANGUL.search(sent) or not ctx.numbers_sections()):
+                # "(6.1)" with no section named is read as one only in English text over sectioned contexts: a
+                # Korean report's "증가율 (2.5)" is a value
                 report.unverified.append({"kind": e.kind, "value": e.text, "sentence": sent})
             elif e.kind == "citation":
                 regs, kind_word = self._resolve(e, state, prev_regs)

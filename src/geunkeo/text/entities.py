@@ -419,6 +419,7 @@ _BARE_DOTTED = _first(
     r"(?![\w%]|\.\d|\s*(?:per\s?cent|percent|C?GPA|points?|credits?|hours?|years?|days?|weeks?|months?|km|kg|"
     r"million|billion|thousand|times|m|cm|mm|ml|litres?|liters?|metres?|meters?|GB|MB)\b)")
 _DOTTED_WINDOW = 400
+_SECTION_LIKE = re.compile(r"[1-9]\d?\.[1-9]\d?\b")  # 4.2, 12.10; not 0.66, 41.0, 3.05
 # "breaches 5.1(c)": a sub-section with lettered points is a citation wherever it stands
 _POINTED = _first("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?"
                                 r"(?P<pts>(?:\((?:[a-z]|[ivx]{1,4})\))+))(?![\w(])")
@@ -622,8 +623,10 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         if not family:
             # no section cited before it: only a citation-shaped number, "(6.1)" or "under 6.3", is one ("loose":
             # checked only against contexts that number their sections)
-            closed = text[m.start()] == "(" and text[e : e + 1] == ")"
-            if closed or m.group(0)[:5].lower() == "under":
+            # "평균(41.0)", "(0.66)" are values: a citation's "(" follows a space, and no part of it is 0 or 0x
+            closed = (text[m.start()] == "(" and text[e : e + 1] == ")"
+                      and (m.start() == 0 or text[m.start() - 1].isspace()))
+            if (closed or m.group(0)[:5].lower() == "under") and _SECTION_LIKE.match(m.group("num")):
                 out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
             continue
         same = [c for c in family if c.article[1:] == m.group("a")]
@@ -632,7 +635,7 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         out.append(_citation(text, s, e, target.regulation, target.ref, art, int(m.group("p")), item))
     for m in _POINTED.finditer(text):
         s, e = m.span("num")
-        if inside(s):
+        if inside(s) or not _SECTION_LIKE.match(m.group("num")):
             continue
         parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
         item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts)
