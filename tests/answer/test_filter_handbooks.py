@@ -83,3 +83,12 @@ def test_a_body_without_an_organisation_word_is_checked_when_a_number_is_given_f
     text, removed = removed_items(answer, [terms], "en")
     assert {"ClaimRight NZ", "AFCA", "0800 569 255", "1800 931 687"} <= set(removed)
     assert "Tui Assist" in text and "Monday" in text and "0800 569 244" in text
+
+
+def test_a_point_of_a_section_that_lists_none_is_invented_when_its_siblings_list_theirs():
+    code = Chunk(chunk_id="c#6", doc_id="c", title="Student Code", location="Article VI", lang="en", article="Article VI",
+                 text="ARTICLE VI. SANCTIONS\nSection 1. Sanctions are:\n a. written warning;\n b. probation.\n"
+                      "Section 2. A suspension notation may be removed on petition after the suspension ends.")
+    text, removed = removed_items("A notation can be removed under Article VI, Section 2.c, and probation is "
+                                  "Article VI, Section 1.b.", [code], "en")
+    assert removed == ["Article VI, Section 2.c"] and "Section 1.b" in text

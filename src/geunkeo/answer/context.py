@@ -270,6 +270,8 @@ class ContextIndex:
         if num.startswith("."):  # "9.2.6(b)": a sub-sub-section of 9.2, then its points
             return _has_sub_section(where, art, para, num[1:], mok)
         if re.fullmatch(r"[a-z]", num):  # "Section 4.2(b)(iii)": a lettered point of the sub-section, its sub-points
+            if seg is not None and not _LETTERED.search(seg) and _LETTERED.search(text):
+                return False  # the article letters the points of another paragraph, not of this one
             return _has_points(where, item.split("-"))
         if num:
             listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
@@ -343,6 +345,9 @@ def _has_mok(text: str, num: str, mok: str) -> bool:
 
 _ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 _POINT_KINDS = {"letter": r"\([a-z]\)", "number": r"\(\d{1,2}\)", "roman": r"\((?:" + "|".join(_ROMAN) + r")\)"}
+
+
+_LETTERED = re.compile(r"\([a-z]\)|(?m:^[ \t]*[a-z][.)]\s)")
 
 
 def _has_points(text: str, parts: list[str]) -> bool:
