@@ -92,3 +92,16 @@ def test_a_point_of_a_section_that_lists_none_is_invented_when_its_siblings_list
     text, removed = removed_items("A notation can be removed under Article VI, Section 2.c, and probation is "
                                   "Article VI, Section 1.b.", [code], "en")
     assert removed == ["Article VI, Section 2.c"] and "Section 1.b" in text
+
+
+def test_parts_numbered_without_a_section_word_and_their_named_sub_sections():
+    code = Chunk(chunk_id="k#2", doc_id="k", title="Glen College Student Code of Conduct", location="Part 2", lang="en",
+                 text="Part 2 - Expected Behaviour\n2.1 Students are expected to:\n(a) be courteous;\n(b) follow "
+                      "instructions; and\n(c) respect property.\n2.2 Carry your ID card.\n"
+                      "Part 3 - Appeals\n3.1 Appeals are heard within 15 days. Late appeals are heard only under 3.1.1 "
+                      "(illness) or 3.1.2 (bereavement).")
+    answer = ("Under section 2.1 of the Code you must be courteous (2.1(a)) and carry your ID (2.2). Late appeals need "
+              "illness (3.1.1); under 3.1.3 a placement also counts, and 2.1(b)(ii) covers visitors.")
+    text, removed = removed_items(answer, [code], "en")
+    assert removed == ["3.1.3", "2.1(b)(ii)"]
+    assert "section 2.1 of the Code" in text and "(2.1(a))" in text and "(3.1.1)" in text

@@ -145,6 +145,8 @@ class ContextIndex:
             self.numbers.setdefault(f"{e.kind}:{e.norm}", n)
         doc = ContextDoc(n=n, chunk=chunk, names=_chunk_names(chunk))
         doc.articles, headings = _own_articles(chunk)
+        for key, art_text in _numbered_sections(text).items():
+            doc.articles.setdefault(key, art_text)  # "Part 2 - …\n2.1 …": section 2 without a Section heading
         for key, art_text in doc.articles.items():
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
             for name in doc.names:
@@ -300,6 +302,23 @@ _MOK = re.compile(_ITEM_AT + r"([가-하])[.)]\s")
 _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 
 
+_ANY_SUB_SECTION = re.compile(r"(?m)(?:^[ \t]*(\d{1,2})\.[1-9]\d?\s|(?<=[.;:–—]\s)(\d{1,2})\.[1-9]\d?\s+(?=[A-Z(]))")
+
+
+def _numbered_sections(text: str) -> dict[str, str]:
+    """§N → its text, for a document that numbers paragraphs "2.1 …", "2.2 …" under a heading that is not
+    "Section N" ("Part 2 - Expected Behaviour", "2. Ownership and monitoring"): from N's first paragraph to the
+    first paragraph of another number."""
+    starts = [(int(m.group(1) or m.group(2)), m.start()) for m in _ANY_SUB_SECTION.finditer(text)]
+    out: dict[str, str] = {}
+    for i, (n, start) in enumerate(starts):
+        if f"§{n}" in out or (i and starts[i - 1][0] == n):
+            continue
+        end = next((st for m, st in starts[i + 1 :] if m != n), len(text))
+        out[f"§{n}"] = text[start:end]
+    return out
+
+
 def _sub_section(article: str, para: str) -> str:
     """Where sub-section `article`.`para` starts: at a line's start ("6.1 A graduate …"), or inside a line after a
     sentence ends ("… Confirmation. 3.1 New employees serve …", "Leave. 4.2 Employees must …") when a capital or
@@ -365,18 +384,22 @@ def _has_points(text: str, parts: list[str]) -> bool:
         start = found.end()
         nxt = re.compile(rf"\({sibling}\)|(?m:^[ \t]*{sibling}[.)]\s)").search(seg, start)
         seg = seg[start : nxt.start() if nxt else len(seg)]
+        if depth + 1 < len(parts) and nxt is not None and not re.search(r"\((?:[a-z]|\d{1,2}|[ivx]{1,4})\)", seg):
+            return False  # "(d)" seen whole, up to "(e)", and it lists no sub-points: "(d)(ii)" is not one
     return True
 
 
 def _has_sub_section(text: str, art: str, para: int | None, num: str, rest: str) -> bool:
     """Whether "9.2.6" (article 9, paragraph 2, sub-section 6) is numbered in the text, then its points `rest`; a
-    paragraph without numbered sub-sections cannot be checked, so it passes."""
+    paragraph that neither numbers nor names any sub-section of its own cannot be checked, so it passes ("only
+    under 17.4.1 or 17.4.2" names two, so 17.4.3 is not one)."""
     if para is None or not _dotted(art):
         return True
     head = rf"(?m)^[ \t]*{re.escape(art[1:])}\.{para}\."
     start = re.search(head + re.escape(num) + r"\b", text)
     if start is None:
-        return not re.search(head + r"\d", text)
+        named = set(re.findall(rf"(?<![\d.]){re.escape(art[1:])}\.{para}\.(\d+)\b", text))
+        return num in named or not named
     nxt = re.compile(head + r"\d").search(text, start.end())
     return not rest or _has_points(text[start.end() : nxt.start() if nxt else len(text)], rest.split("-"))
 
@@ -387,7 +410,7 @@ def _ckey(e: Entity) -> str:
 
 
 _REG_END = re.compile(r"(?:규정|학칙|약관|규칙|세칙|지침|법|요강|내규|정관|준칙|조례|terms|regulations?|policy|rules|"
-                      r"conditions|bylaws)$")
+                      r"conditions|bylaws|code|handbook|procedures?|charter|guidelines?|manual|wording)$")
 
 
 def _same_reg(a: str, b: str) -> bool:
