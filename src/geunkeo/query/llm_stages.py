@@ -93,9 +93,9 @@ def drop_repeated_sentences(text: str) -> str:
 
 
 def _multi_query(plan: QueryPlan, llm: LLM, trace: Trace) -> list[str]:
-    # the user's own words: an LLM reads "안 받아도 되면 왜 그런 거임?" better than the rule rewrite of it, which can
-    # lose the sense (받으려면 → 수령); the rewrite still searches as one of the texts below
-    question = plan.text or plan.rewritten
+    # the rule rewrite, not the user's own words: with the local 1.5B model the colloquial original gave worse
+    # variants (autorag-ko dev colloquial hit@1 0.662 with the rewrite, 0.634 with the original; benchmarks/colloquial.py)
+    question = plan.rewritten or plan.text
     messages = prompts.multi_query(question, MAX_VARIANTS, plan.lang)
     out = complete_traced(llm, messages, trace=trace, feature="multi_query", json=True, max_tokens=160)
     candidates = parse_string_list(out.text, key="queries")
@@ -115,7 +115,7 @@ def _multi_query(plan: QueryPlan, llm: LLM, trace: Trace) -> list[str]:
 
 
 def _hyde(plan: QueryPlan, llm: LLM, trace: Trace) -> tuple[str | None, str | None]:
-    messages = prompts.hyde(plan.text or plan.rewritten, plan.lang)
+    messages = prompts.hyde(plan.rewritten or plan.text, plan.lang)
     out = complete_traced(llm, messages, trace=trace, feature="hyde", json=True, max_tokens=240)
     # the prompt asks for {"title": "...", "answer": "..."}; parse_fields accepts that object and nothing else
     fields = parse_fields(out.text, ("title", "answer"))
