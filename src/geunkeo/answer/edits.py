@@ -367,7 +367,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
 _KO_CLAUSE = re.compile(r"([가-힣]+)(\([^()]*\))?,\s+")  # "필요하며(제9조 제1항), …": the aside stays with its clause
 _EN_CLAUSE = re.compile(r"(?:,\s+(?:and|but|while|whereas)\s+|;\s+)")
 _JONGSEONG_B = 17  # ㅂ as a final consonant
-_VERB_STEM_ENDS = set("하되있없받않주보내두오가이")
+_VERB_STEM_ENDS = set("하되있없받않주보내두오가이시")  # 시: honorific, 보내시고 → 보내십니다
 
 
 def _final_form(word: str) -> str | None:
