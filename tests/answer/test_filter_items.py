@@ -92,3 +92,16 @@ def test_an_invented_sub_unit_of_a_real_office_goes_with_its_number_and_the_offi
     assert removed == ["Visa Compliance Unit", "+1 614 555 0199"]
     assert text.startswith("International students should contact the Office of International Student Services before "
                            "going on leave.")
+
+
+def test_an_invented_alternative_instruction_goes_and_the_main_one_stays():
+    from tests.answer.filter_support import removed_items
+
+    policy = Chunk(chunk_id="p#1", doc_id="p", title="IT Policy", location="Annex B", lang="en",
+                   text="Lost devices: call the IT Service Desk. The Information Security Team will call you back.")
+    answer = ("The Information Security Team will call you back within 30 minutes, or you can reach its Cyber Defence "
+              "Centre directly on +65 6555 2101. For more help, contact the Device Recovery Unit at +65 6555 2199.")
+    text, removed = removed_items(answer, [policy], "en")
+    assert removed[:2] == ["Cyber Defence Centre", "+65 6555 2101"]
+    assert text.startswith("The Information Security Team will call you back within 30 minutes.")
+    assert "For more help" not in text  # a main instruction to an invented unit is not kept as a stub

@@ -55,10 +55,12 @@ _KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:�
 _ON_NUMBER = re.compile(r"(?<=[\w)])\s+(?:on|at)\s+(?:(?:freephone|toll-free|free\s?call)\s+)?$", re.I)
 _CALL_CLAUSE = re.compile(r"\b(?:call|ring|phone|dial|contact|reach|text|fax)\b[^,.;:]*$", re.I)
 # "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
-_ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:\bor\b|\band\b|또는|및|혹은|,)\s*(?:(?:to|at|with|from|through|via)\s+)?"
-                       r"(?:the\s+)?(?:[A-Z][\w'\-]*\s+){0,3}$")
-_DEPT_TO_CONTACT = re.compile(r"\s*(?:(?:free(?:\s?phone)?|toll-free|24/7)\s+)?(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$",
-                              re.I)
+# ("…, or you can reach its Cyber Defence Centre directly on …": the alternative may be an instruction of its own)
+_ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:(?:\bor\b|\band\b)\s*(?:you\s+(?:can|may)\s+(?:also\s+)?)?"
+                       r"(?:reach|contact|call|try|email|write\s+to|go\s+to)\s+|(?:\bor\b|\band\b|또는|및|혹은|,)\s*)"
+                       r"(?:(?:to|at|with|from|through|via)\s+)?(?:the\s+|its\s+|their\s+)?(?:[A-Z][\w'\-]*\s+){0,3}$")
+_DEPT_TO_CONTACT = re.compile(r"\s*(?:directly\s+)?(?:(?:free(?:\s?phone)?|toll-free|24/7)\s+)?"
+                              r"(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$", re.I)
 
 
 # Every "…$" pattern above describes the few words before an item; searching only a window before it keeps a
