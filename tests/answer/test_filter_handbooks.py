@@ -105,3 +105,20 @@ def test_parts_numbered_without_a_section_word_and_their_named_sub_sections():
     text, removed = removed_items(answer, [code], "en")
     assert removed == ["3.1.3", "2.1(b)(ii)"]
     assert "section 2.1 of the Code" in text and "(2.1(a))" in text and "(3.1.1)" in text
+
+
+def test_korean_bare_paragraphs_roman_points_and_brand_helplines_are_checked():
+    terms = Chunk(chunk_id="s#7", doc_id="s", title="암보험 약관", location="제7조", lang="ko", article="제7조",
+                  text="제7조(보험금의 청구) ① 보험금을 청구할 때에는 다음의 서류를 제출하여야 합니다. 1. 청구서 2. 사고증명서 "
+                       "3. 신분증 ② 사고증명서는 국내 의료기관에서 발급한 것이어야 합니다.")
+    text, removed = removed_items("제7조 제1항 각 호의 서류를 냅니다. 가족관계증명서도 제1항 제5호에 따라 내고, 신분증은 제1항 제3호의 "
+                                  "서류입니다.", [terms], "ko")
+    assert removed == ["제1항 제5호"] and "제1항 제3호" in text
+    policy = Chunk(chunk_id="i#5", doc_id="i", title="IT Policy", location="Clause 5", lang="en", article="Clause 5",
+                   text="Clause 5 – Email\n5.3 Personal data must be encrypted: (i) internally with labels; (ii) "
+                        "externally through the secure gateway.\nContact Human Resources on +65 6555 2040.")
+    answer = ("Encrypt internal mail under 5.3(i) and large files under 5.3(iii). Refills go through the PharmaLink "
+              "helpline (1-800-555-0160), and discipline goes to HR's Employee Relations Unit.")
+    text, removed = removed_items(answer, [policy], "en")
+    assert {"5.3(iii)", "PharmaLink", "Employee Relations Unit"} <= set(removed)
+    assert "5.3(i)" in text and "goes to HR." in text

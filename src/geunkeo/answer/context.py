@@ -271,7 +271,7 @@ class ContextIndex:
         where = seg if seg is not None else text
         if num.startswith("."):  # "9.2.6(b)": a sub-sub-section of 9.2, then its points
             return _has_sub_section(where, art, para, num[1:], mok)
-        if re.fullmatch(r"[a-z]", num):  # "Section 4.2(b)(iii)": a lettered point of the sub-section, its sub-points
+        if re.fullmatch(r"[a-z]|[ivx]{2,4}", num):  # "Section 4.2(b)(iii)", "5.3(iii)": points, then sub-points
             if seg is not None and not _LETTERED.search(seg) and _LETTERED.search(text):
                 return False  # the article letters the points of another paragraph, not of this one
             return _has_points(where, item.split("-"))

@@ -356,6 +356,9 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
                 start = m.start() if m else e.start
                 word = PHRASES["en"][e.kind] if lang == "en" else word
+                owner = _ending_at(_POSSESSIVE, s, e.start) if e.kind == "department" else None
+                if owner:  # "HR's Employee Relations Unit" → "HR": the owner named before it is real
+                    start, word = owner.start(), ""
             edits.append((start, e.end, word))
             repl[id(e)] = word
     new = _apply(s, edits)

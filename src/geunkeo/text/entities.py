@@ -229,7 +229,7 @@ _DEPT_EN = _first(
 _PHONE_AHEAD = r"(?:\+?\d[\d\s().-]{6,}\d)"
 _EN_BODY_BY_CONTACT = re.compile(
     r"(?<![\w@./-])(?P<name>(?:[A-Z][A-Za-z&]*)(?:\s(?:[A-Z][A-Za-z&]*)){0,3})(?=\s(?:on|at)\s" + _PHONE_AHEAD + r")"
-    r"|(?<![\w@./-])(?P<brand>[A-Z][a-z]+[A-Z][A-Za-z]+(?:\s[A-Z]{2,4}\b)?)(?=[^.!?\n]{0,80}?\s(?:on|at)\s"
+    r"|(?<![\w@./-])(?P<brand>[A-Z][a-z]+[A-Z][A-Za-z]+(?:\s[A-Z]{2,4}\b)?)(?=[^.!?\n]{0,80}?(?:\s(?:on|at)\s|\()"
     + _PHONE_AHEAD + r")")
 _EN_NOT_BODY = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
                 "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
@@ -425,6 +425,9 @@ _POINTED = _first("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\d{1,2})\.(
                                 r"(?P<pts>(?:\((?:[a-z]|[ivx]{1,4})\))+))(?![\w(])")
 # "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
 # which would take 항목, 과목, 품목)
+# "제1항 제5호" with no article before it (in Korean drafting, the article under discussion)
+_BARE_HANG = _first("제", r"(?<![가-힣\d])제\s?(?P<para>\d{1,2})\s?항(?:\s?제\s?(?P<item>\d{1,2})\s?호)?"
+                         r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
 _BARE_MOK = _first("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
@@ -640,6 +643,12 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
         item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts)
         out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
+    for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
+        target = previous(m.start())
+        if inside(m.start()) or target is None or not target.article[:1].isdigit():
+            continue
+        out.append(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
+                             int(m.group("para")), _item_key(m.group("item"), m.group("mok"))))
     for m in _BARE_MOK.finditer(text):
         target = previous(m.start())
         if inside(m.start()) or target is None or not (target.item or target.paragraph):
