@@ -243,9 +243,9 @@ class ContextIndex:
                     continue
                 if para is not None and not self._has_paragraph(d, name, art, para):
                     continue
-                if item and art not in d.articles:
-                    by_reference.append((d, evidence))  # a reference cannot show the article's items
-                    continue
+                if item and (art not in d.articles or (para is not None and para not in d.paragraphs.get(art, ()))):
+                    by_reference.append((d, evidence))  # a reference, or a chunk without that paragraph's text,
+                    continue                            # cannot show its items
                 if item and not self._has_item(d, art, item, para):
                     item_refuted = True
                     continue
@@ -294,7 +294,8 @@ class ContextIndex:
         if art not in d.articles or name not in d.names:
             return para in d.mentioned.get((name, art), set())  # only a reference: it must name the paragraph
         seen = d.paragraphs.get(art, set())
-        return para in seen if seen else para == 1
+        # paragraphs are numbered from 1: a chunk that holds ④ onwards of a split article still proves ① to ③
+        return (para in seen or para < max(seen)) if seen else para == 1
 
 
 _ITEM_AT = r"(?:^|(?<=\s))"
