@@ -111,8 +111,8 @@ def test_korean_bare_paragraphs_roman_points_and_brand_helplines_are_checked():
     terms = Chunk(chunk_id="s#7", doc_id="s", title="암보험 약관", location="제7조", lang="ko", article="제7조",
                   text="제7조(보험금의 청구) ① 보험금을 청구할 때에는 다음의 서류를 제출하여야 합니다. 1. 청구서 2. 사고증명서 "
                        "3. 신분증 ② 사고증명서는 국내 의료기관에서 발급한 것이어야 합니다.")
-    text, removed = removed_items("제7조 제1항 각 호의 서류를 냅니다. 가족관계증명서도 제1항 제5호에 따라 내고, 신분증은 제1항 제3호의 "
-                                  "서류입니다.", [terms], "ko")
+    text, removed = removed_items("제7조 제1항 각 호의 서류를 내야 하며, 가족관계증명서도 제1항 제5호에 따라 내고, 신분증은 제1항 "
+                                  "제3호의 서류입니다.", [terms], "ko")
     assert removed == ["제1항 제5호"] and "제1항 제3호" in text
     policy = Chunk(chunk_id="i#5", doc_id="i", title="IT Policy", location="Clause 5", lang="en", article="Clause 5",
                    text="Clause 5 – Email\n5.3 Personal data must be encrypted: (i) internally with labels; (ii) "
@@ -122,3 +122,12 @@ def test_korean_bare_paragraphs_roman_points_and_brand_helplines_are_checked():
     text, removed = removed_items(answer, [policy], "en")
     assert {"5.3(iii)", "PharmaLink", "Employee Relations Unit"} <= set(removed)
     assert "5.3(i)" in text and "goes to HR." in text
+
+
+def test_a_bare_paragraph_in_a_later_sentence_is_not_read_as_the_cited_statutes():
+    decree = Chunk(chunk_id="d#9", doc_id="d", title="시행령", location="제9조", lang="ko", article="제9조",
+                   text="제9조(환수) ① 연체이자는 법 제37조제1항에 따라 산정한다. ⑦ 공단은 환수금을 한꺼번에 환수할 수 있다. "
+                        "⑧ 공단은 제7항에 따라 환수할 경우에는 국세 체납처분의 예에 따라 징수한다.")
+    answer = "연체이자는 법 제37조제1항에 따라 산정합니다. 공단은 제7항에 따라 환수할 경우 국세 체납처분의 예에 따라 징수합니다."
+    text, removed = removed_items(answer, [decree], "ko")
+    assert removed == [] and "제7항에 따라" in text

@@ -645,7 +645,9 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
     for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
         target = previous(m.start())
-        if inside(m.start()) or target is None or not target.article[:1].isdigit():
+        # only after an article cited in the same sentence: in a quoted statute a bare 제7항 is its own article's
+        if (inside(m.start()) or target is None or not target.article[:1].isdigit()
+                or re.search(r"[.!?。\n]", text[target.end : m.start()])):
             continue
         out.append(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
                              int(m.group("para")), _item_key(m.group("item"), m.group("mok"))))
