@@ -647,7 +647,7 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         target = previous(m.start())
         # only after an article cited in the same sentence: in a quoted statute a bare 제7항 is its own article's
         if (inside(m.start()) or target is None or not target.article[:1].isdigit()
-                or re.search(r"[.!?。\n]", text[target.end : m.start()])):
+                or re.search(r"[.!?。\n①-⑳]", text[target.end : m.start()])):  # ② opens another paragraph
             continue
         out.append(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
                              int(m.group("para")), _item_key(m.group("item"), m.group("mok"))))
