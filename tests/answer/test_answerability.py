@@ -79,3 +79,14 @@ def test_an_expansion_stands_in_for_the_colloquial_word_it_came_from():
 
 def test_top_level_ask_is_exported():
     assert "ask" in geunkeo.__all__ and callable(geunkeo.ask)
+
+
+def test_a_number_in_the_chunks_answers_a_question_asking_whom_to_call():
+    contacts = Chunk(chunk_id="r#15", doc_id="r", title="장학금 지급 규정", location="제15조(문의처)", lang="ko",
+                     text="제15조(문의처) 장학금에 관한 문의는 학생처 장학복지팀(02-2100-1330)에서 받는다.")
+    asked = "장학금 관련해서 문의하려면 어느 부서 전화번호로 연락해야 돼?"
+    res = assess(asked, _hits(contacts))
+    assert res.missing == [] and res.score == 1.0
+    no_number = Chunk(chunk_id="r#3", doc_id="r", title="장학금 지급 규정", location="제3조", lang="ko",
+                      text="제3조(장학금의 종류) 장학금은 성적장학금과 가계곤란장학금으로 나누며 학생처에서 관리한다.")
+    assert {"전화번호", "연락"} <= set(assess(asked, _hits(no_number)).missing)

@@ -32,6 +32,7 @@ from geunkeo.answer.slots import (
 )
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.analyzer import get_analyzer
+from geunkeo.text.entities import extract_contacts
 from geunkeo.text.kiwi import get_kiwi
 from geunkeo.text.patterns import HANGUL, detect_lang
 
@@ -41,6 +42,7 @@ ENOUGH_MATCHED = 5
 
 _QUESTION_WORDS = tuple(QUESTION_WORDS["question_words"])
 _GENERIC = frozenset(QUESTION_WORDS["generic_nouns"])
+_CONTACT_WORDS = frozenset(QUESTION_WORDS["contact_words"])
 _QUANTITY_ASKED = re.compile(r"얼마|몇|언제|며칠|how\s+(?:much|many|long)|when\b|what\s+(?:percentage|rate|amount)",
                              re.I)
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?=\s*년|\b)")
@@ -149,6 +151,9 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     total = sum(weights.values()) or 1.0
     stood_for = {_source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
     missing = [t for t in own if t not in found and not any(t in w for w in stood_for)]
+    if any(t in _CONTACT_WORDS for t in missing) and any(extract_contacts(h.chunk.text) for h in top):
+        # "어느 부서 전화번호로 연락해야 돼?": a number in the top chunks answers 전화번호 and 연락
+        missing = [t for t in missing if t not in _CONTACT_WORDS]
     share = sum(weights[t] for t in missing) / total
     text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
     focus = question_focus(query)
