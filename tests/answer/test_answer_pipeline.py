@@ -102,7 +102,7 @@ def test_llm_answer_filtered_down_to_nothing_supported_falls_back_to_extractive(
     llm = ScriptedLLM(["신청은 학술연구지원팀(02-1234-5678)에 하세요 [1]."])
     ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), Settings(), llm=llm)
     assert len(llm.calls) == 1  # no regeneration: the extractive answer replaces it
-    assert ans.answerer == "extractive" and ans.fallback.startswith("the LLM answer had no sentence supported")
+    assert ans.answerer == "extractive" and ans.fallback.startswith("the LLM answer had no sentence that cites")
     assert "담당 부서" not in ans.text and "02-1234-5678" not in ans.text
     removed = [d for d in ans.trace.decisions if d["stage"] == "answer.verify" and d["decision"].startswith("removed")]
     assert [d["sentence"] for d in removed] == ["신청은 담당 부서에 하세요."]
@@ -239,3 +239,11 @@ def test_an_echoed_source_label_is_not_an_answer_sentence():
 
     sentences, _ = parse_cited("학칙 제12조(휴학) [1]. 휴학은 학기 개시일부터 30일 이내에 신청하여야 한다 [1].", _hits())
     assert [s.text for s in sentences] == ["휴학은 학기 개시일부터 30일 이내에 신청하여야 한다."]
+
+
+def test_the_fallback_reason_says_when_supported_sentences_cite_no_source():
+    llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없다."])  # quoted from 제12조, but without a [n] marker
+    ans = answer_hits("휴학은 몇 년까지 할 수 있나요?", _hits(), Settings(), llm=llm)
+    assert ans.answerer == "extractive"
+    assert ans.fallback.startswith("the LLM answer had no sentence that cites the context and is supported by it (1 "
+                                   "supported but 1 of them cite no source")

@@ -115,8 +115,8 @@ def test_the_issues_contradicted_llm_answer_is_not_served():
     ans = answer_hits("휴학하려면 허가가 필요한가요?", _leave_hits(), Settings(), llm=llm)
     assert "허가 없이" not in ans.text
     assert ans.answerer == "extractive"
-    assert ans.fallback == ("the LLM answer had no sentence supported by the context it cites (0 supported, "
-                            "0 unsupported, 1 contradicted of 1)")
+    assert ans.fallback == ("the LLM answer had no sentence that cites the context and is supported by it (0 "
+                            "supported, 0 unsupported, 1 contradicted of 1)")
     rejected = next(d for d in ans.trace.decisions if d["decision"] == "fallback to extractive")["rejected"]
     assert rejected == [{"text": "휴학은 총장의 허가 없이 누구나 자동으로 승인됩니다.", "verdict": "contradicted",
                          "reason": "the sentence negates '허가', which the cited context affirms"}]

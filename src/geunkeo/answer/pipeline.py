@@ -147,8 +147,10 @@ def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt:
     ver = ans.verification
     if ans.answerer != "llm" or not ver.checked or any(c.verdict == SUPPORTED and c.cited for c in ver.sentences):
         return ans  # (an LLM answer with no content sentence, "not specified", is the gate's to escalate)
-    reason = (f"the LLM answer had no sentence supported by the context it cites ({ver.supported} supported, "
-              f"{ver.unsupported} unsupported, {ver.contradicted} contradicted of {ver.checked})")
+    uncited = sum(1 for c in ver.sentences if c.verdict == SUPPORTED and not c.cited)
+    reason = (f"the LLM answer had no sentence that cites the context and is supported by it ({ver.supported} "
+              f"supported{f' but {uncited} of them cite no source' if uncited else ''}, {ver.unsupported} unsupported, "
+              f"{ver.contradicted} contradicted of {ver.checked})")
     trace.warn(f"{reason}; answered with the extractive answerer instead")
     trace.decide("answer.verify", "fallback to extractive", reason=reason,
                  rejected=[{"text": c.text, "verdict": c.verdict, "reason": c.reason} for c in ver.sentences])
