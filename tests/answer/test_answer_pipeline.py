@@ -138,13 +138,22 @@ def test_unsupported_llm_sentences_are_removed_and_too_few_left_regenerates():
     assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]."
 
 
-def test_an_uncited_sentence_a_context_supports_is_kept_and_still_counts_as_uncited():
+def test_an_uncited_sentence_a_context_supports_cites_that_context_and_its_check_records_it_was_uncited():
     llm = ScriptedLLM(["휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다."])
     ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
+    # the LLM cited nothing for the second sentence: the check says so, and the reader gets the evidence's chunk
     assert [(c.verdict, c.cited) for c in ans.verification.sentences] == [("supported", True), ("supported", False)]
-    assert ans.gate.action == "warn"
-    assert ans.gate.checks["citation_coverage"] == pytest.approx(0.5)
-    assert ans.text.startswith(WARNING["ko"] + " 휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1].")
+    assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다 [1]."
+    assert ans.gate.action == "answer" and ans.gate.checks["citation_coverage"] == pytest.approx(1.0)
+    cited = next(d for d in ans.trace.decisions if d["decision"] == "cited the supporting context")
+    assert cited["chunk"] == "학칙#제12조" and cited["n"] == 1
+
+
+def test_an_uncited_sentence_no_context_supports_is_removed_not_cited():
+    llm = ScriptedLLM(["휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 중에는 등록금의 절반을 냅니다."])
+    ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
+    assert "등록금의 절반" not in ans.text
+    assert not any(d["decision"] == "cited the supporting context" for d in ans.trace.decisions)
 
 
 def test_no_hits_escalates():

@@ -11,10 +11,11 @@ the Answer says so (`fallback`, plus a trace warning).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from geunkeo.answer.answerability import assess
-from geunkeo.answer.base import Answer, AnswerSentence, GateDecision
+from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
 from geunkeo.answer.cited import render
 from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang
 from geunkeo.answer.filter import HallucinationFilter
@@ -164,6 +165,7 @@ def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt:
 def _verified(ans: Answer, hits: list[Hit], verifier: AnswerVerifier, trace: Trace) -> Answer:
     with trace.stage("answer.verify", answerer=ans.answerer) as rec:
         ver = verifier.verify(ans, hits)
+        _cite_evidence(ans, ver, hits, trace)
         drop = {c.sentence for c in ver.sentences if c.verdict != SUPPORTED}
         for c in ver.sentences:
             c.removed = c.sentence in drop
@@ -198,6 +200,25 @@ def _filtered(ans: Answer, hits: list[Hit], filt: HallucinationFilter, trace: Tr
     ans.filter_report = res.report
     ans.text = render(sentences)
     return ans
+
+
+def _cite_evidence(ans: Answer, ver: Verification, hits: list[Hit], trace: Trace) -> None:
+    """A supported sentence the LLM left without a [n] cites the context its evidence was found in, so the
+    reader can check it like the others (the verdict itself stays recorded as made without a citation)."""
+    for c in ver.sentences:
+        if c.verdict != SUPPORTED or c.cited or not c.evidence.strip() or ans.sentences[c.sentence].citations:
+            continue
+        # the evidence may carry the chunk's title and location before its text: match it line by line
+        lines = [ln for ln in (re.sub(r"\s+", " ", x).strip() for x in c.evidence.splitlines()) if len(ln) >= 8]
+        texts = [re.sub(r"\s+", " ", h.chunk.text) for h in hits]
+        found = [sum(ln in t for ln in lines) for t in texts]
+        if not found or max(found) == 0:
+            continue
+        n = found.index(max(found)) + 1
+        chunk = hits[n - 1].chunk
+        ans.sentences[c.sentence].citations = [Citation(n, chunk.chunk_id, chunk.location)]
+        trace.decide("answer.verify", "cited the supporting context", sentence=c.text, n=n, chunk=chunk.chunk_id,
+                     method=c.method)
 
 
 def _finish(ans: Answer, gate: GateDecision, hits: list[Hit], trace: Trace) -> Answer:
