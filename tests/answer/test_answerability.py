@@ -90,3 +90,13 @@ def test_a_number_in_the_chunks_answers_a_question_asking_whom_to_call():
     no_number = Chunk(chunk_id="r#3", doc_id="r", title="장학금 지급 규정", location="제3조", lang="ko",
                       text="제3조(장학금의 종류) 장학금은 성적장학금과 가계곤란장학금으로 나누며 학생처에서 관리한다.")
     assert {"전화번호", "연락"} <= set(assess(asked, _hits(no_number)).missing)
+
+
+def test_an_english_question_counts_its_focus_and_is_withheld_when_the_top_chunks_lack_it():
+    assert question_focus("How many semesters of leave of absence can I take?") == "semesters"
+    assert question_focus("How much does it cost?") is None
+    terms = Chunk(chunk_id="p#18", doc_id="p", title="Accident Insurance Terms", location="Article 18", lang="en",
+                  text="Article 18 (Termination) Termination may be requested at a branch and takes effect on the day "
+                       "the Company receives the request. The policyholder may apply for termination at any time.")
+    res = assess("How many semesters of leave of absence can I take, and where do I apply?", _hits(terms))
+    assert res.unmatched == ["semesters"]

@@ -45,6 +45,9 @@ _GENERIC = frozenset(QUESTION_WORDS["generic_nouns"])
 _CONTACT_WORDS = frozenset(QUESTION_WORDS["contact_words"])
 _QUANTITY_ASKED = re.compile(r"얼마|몇|언제|며칠|how\s+(?:much|many|long)|when\b|what\s+(?:percentage|rate|amount)",
                              re.I)
+_EN_COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([A-Za-z][A-Za-z-]{2,})", re.I)
+_EN_NOT_FOCUS = frozenset({"does", "did", "do", "is", "are", "was", "were", "will", "would", "can", "could", "should",
+                           "shall", "may", "must", "has", "have", "of", "more", "longer", "time", "money", "extra"})
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?=\s*년|\b)")
 
 
@@ -94,7 +97,8 @@ def question_focus(query: str) -> str | None:
     nouns and suffixes written together with it ("인가 신청 수수료는 얼마" → "수수료", "연체료율은" → "연체료율");
     None when the question has no question word (a "설명하시오" task) or only generic nouns precede it."""
     if not HANGUL.search(query):
-        return None
+        m = _EN_COUNTED.search(query)  # "How many semesters …": what is counted is what the question is about
+        return m.group(1) if m and m.group(1).lower() not in _EN_NOT_FOCUS else None
     toks = get_kiwi().tokenize(query)
     qi = next((i for i, t in enumerate(toks) if t.form.startswith(_QUESTION_WORDS)), None)
     if qi is None:
