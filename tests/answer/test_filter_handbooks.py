@@ -131,3 +131,15 @@ def test_a_bare_paragraph_in_a_later_sentence_is_not_read_as_the_cited_statutes(
     answer = "연체이자는 법 제37조제1항에 따라 산정합니다. 공단은 제7항에 따라 환수할 경우 국세 체납처분의 예에 따라 징수합니다."
     text, removed = removed_items(answer, [decree], "ko")
     assert removed == [] and "제7항에 따라" in text
+
+
+def test_a_paragraph_written_out_and_a_bare_domain_before_a_particle_are_checked():
+    scheme = Chunk(chunk_id="h#3", doc_id="h", title="Housing Allocation Scheme", location="Section 3", lang="en",
+                   text="Section 3 – Bands\n3.1 Band A is for urgent need.\n3.1.1 Medical urgency.\n3.1.2 Homelessness.")
+    text, removed = removed_items("Medical urgency is paragraph 3.1.1, and overcrowding is paragraph 3.1.5.", [scheme], "en")
+    assert removed == ["paragraph 3.1.5"] and "paragraph 3.1.1" in text
+    terms = Chunk(chunk_id="n#1", doc_id="n", title="자동차보험 약관", location="민원", lang="ko",
+                  text="민원은 소비자보호실(www.nurifire.co.kr/consumer)에 접수합니다.")
+    text, removed = removed_items("접수는 www.nurifire.co.kr/consumer에서 하시고, 처리 현황은 consumer.nurifire.co.kr에서 조회하세요.",
+                                  [terms], "ko")
+    assert removed == ["consumer.nurifire.co.kr"] and "www.nurifire.co.kr/consumer" in text

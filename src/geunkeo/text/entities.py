@@ -87,7 +87,7 @@ _EMAIL = re.compile(r"(?<![A-Za-z0-9.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-
 _URL_CHARS = r"[^\s\x00<>()\[\]{}\"'「」가-힣,]"
 _URL = _first(
     "A-Za-z0-9", r"(?:https?://|www\.)" + _URL_CHARS + r"+"
-    r"|(?<![@\w.\-/])(?:[a-z0-9-]+\.)+(?:ac\.kr|go\.kr|or\.kr|co\.kr|re\.kr|kr|com|net|org|edu|io)\b(?:/"
+    r"|(?<![@\w.\-/])(?:[a-z0-9-]+\.)+(?:ac\.kr|go\.kr|or\.kr|co\.kr|re\.kr|kr|com|net|org|edu|io)(?![A-Za-z0-9-])(?:/"
     + _URL_CHARS + r"*)?",
     re.I,
 )
@@ -388,7 +388,7 @@ _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 _CITE_EN = _first(
     "「『ACSacs§RrGgEePp", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
     r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
-    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|GC(?=\s?\d)|[Ee]xclusion|[Ee]ndorsement|[Pp]ara\.?(?=\s?\d+\.\d)|Annex|ANNEX|"
+    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|GC(?=\s?\d)|[Ee]xclusion|[Ee]ndorsement|[Pp]ara(?:graph)?\.?(?=\s?\d+\.\d)|Annex|ANNEX|"
     r"Appendix|APPENDIX)\s?"
     r"(?P<art>\d+|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
     r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
@@ -452,7 +452,7 @@ def reg_key(name: str) -> str:
 
 # (pattern, key) in order of precedence: the first kind of unit named in the string decides
 _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
-    (re.compile(r"(?:\b[Ss]ection|\bSECTION|\bSec\.|\b[Cc]lause|\bCLAUSE|§|(?<![A-Za-z])s\.|\b[Pp]ara\.?)\s?(\d+)"),
+    (re.compile(r"(?:\b[Ss]ection|\bSECTION|\bSec\.|\b[Cc]lause|\bCLAUSE|§|(?<![A-Za-z])s\.|\b[Pp]ara(?:graph)?\.?)\s?(\d+)"),
      lambda m: f"§{int(m.group(1))}"),
     (re.compile(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b"), lambda m: str(roman_to_int(m.group(1)))),
     (re.compile(r"\b[Ee]ndorsements?\s?(\d+)"), lambda m: f"End{int(m.group(1))}"),
