@@ -143,3 +143,16 @@ def test_a_paragraph_written_out_and_a_bare_domain_before_a_particle_are_checked
     text, removed = removed_items("접수는 www.nurifire.co.kr/consumer에서 하시고, 처리 현황은 consumer.nurifire.co.kr에서 조회하세요.",
                                   [terms], "ko")
     assert removed == ["consumer.nurifire.co.kr"] and "www.nurifire.co.kr/consumer" in text
+
+
+def test_items_a_policy_codes_by_letter_and_number_are_checked_only_against_such_a_policy():
+    wording = Chunk(chunk_id="w#c", doc_id="w", title="Travel Policy Wording", location="Section C", lang="en",
+                    text="Section C – Luggage\nC1 We pay for loss or theft of luggage.\nC2 Single-item limit: NZ$1,500.\n"
+                         "C3 Report any theft to the police within 24 hours.")
+    text, removed = removed_items("Report theft within 24 hours (C3); items are capped under C2, and under C5 "
+                                  "electronics are excluded.", [wording], "en")
+    assert removed == ["C5"] and "(C3)" in text and "under C2" in text
+    notice = Chunk(chunk_id="n#1", doc_id="n", title="Printing Notice", location="Notice", lang="en",
+                   text="Posters must be printed on paper of at least 120 gsm.")
+    text, removed = removed_items("Posters are printed in the size shown (A4) on 120 gsm paper.", [notice], "en")
+    assert removed == [] and "(A4)" in text

@@ -112,6 +112,8 @@ def _paragraph_numbers(chunk: Chunk, key: str, text: str) -> set[int]:
     nums |= {int(m.group(1)) for m in _EN_PARA.finditer(text)}
     if key.isdigit():  # an article divided into "Section 1.", "Section 2." lines
         nums |= {int(n) for n in _SECTION_LINE.findall(text)}
+    if key.startswith("Pt"):  # coded items: "C1 …", "C2 …"
+        nums |= {int(n) for n in re.findall(rf"(?m)^[ \t]*{key[2:]}(\d{{1,2}})\b", text)}
     if _dotted(key):  # a handbook's sub-sections: "6.1 A graduate student …" under Section 6
         nums |= {int(m.group(0).rpartition(".")[2]) for m in re.finditer(_sub_section(key[1:], r"\d+"), text)}
     if chunk.article and article_key(chunk.article) == key:
@@ -147,6 +149,8 @@ class ContextIndex:
         doc.articles, headings = _own_articles(chunk)
         for key, art_text in _numbered_sections(text).items():
             doc.articles.setdefault(key, art_text)  # "Part 2 - …\n2.1 …": section 2 without a Section heading
+        for key, art_text in _coded_items(text).items():
+            doc.articles.setdefault(key, art_text)  # "B1 Accidental injury: …", "C3 You must report …"
         for key, art_text in doc.articles.items():
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
             for name in doc.names:
@@ -252,9 +256,10 @@ class ContextIndex:
                 return d, evidence
         return by_reference[0] if by_reference and not item_refuted else None
 
-    def numbers_sections(self) -> bool:
-        """Whether a context is divided into numbered sections or clauses (§ keys), so "(6.1)" can be checked."""
-        return any(key.startswith("§") for d in self.docs for key in d.articles)
+    def numbers_sections(self, kind: str = "§") -> bool:
+        """Whether a context is divided into numbered sections or clauses (§ keys), so "(6.1)" can be checked; with
+        kind "Pt", whether one codes its items "C3 …", so "(C3)" can be."""
+        return any(key.startswith(kind) for d in self.docs for key in d.articles)
 
     def cited_regulations(self, kind_word: str) -> list[str]:
         """Keys of the regulations the contexts cite by name whose name holds `kind_word` (조례, 약관, …)."""
@@ -306,6 +311,20 @@ _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 _ANY_SUB_SECTION = re.compile(r"(?m)(?:^[ \t]*(\d{1,2})\.[1-9]\d?\s|(?<=[.;:–—]\s)(\d{1,2})\.[1-9]\d?\s+(?=[A-Z(]))")
 
 
+_CODED_ITEM = re.compile(r"(?m)^[ \t]*([A-H])(\d{1,2})\b[ \t]+(?=[A-Z(])")
+
+
+def _coded_items(text: str) -> dict[str, str]:
+    """"Pt" + letter → its lines, for a policy wording that codes its benefits "A1 …", "C3 …" at line starts."""
+    out: dict[str, str] = {}
+    for m in _CODED_ITEM.finditer(text):
+        key = f"Pt{m.group(1)}"
+        if key not in out:
+            later = [x.start() for x in _CODED_ITEM.finditer(text, m.end()) if x.group(1) != m.group(1)]
+            out[key] = text[m.start() : later[0] if later else len(text)]
+    return out
+
+
 def _numbered_sections(text: str) -> dict[str, str]:
     """§N → its text, for a document that numbers paragraphs "2.1 …", "2.2 …" under a heading that is not
     "Section N" ("Part 2 - Expected Behaviour", "2. Ownership and monitoring"): from N's first paragraph to the
@@ -330,7 +349,10 @@ def _sub_section(article: str, para: str) -> str:
 def _paragraph_text(text: str, art: str, para: int) -> str | None:
     """The text of paragraph `para` of an article (② … up to ③; "(2) …"; a section's "4.2 …"), or None when the
     article does not mark its paragraphs that way."""
-    if _dotted(art):
+    if art.startswith("Pt"):
+        start = re.search(rf"(?m)^[ \t]*{art[2:]}{para}\b", text)
+        nxt = re.compile(r"(?m)^[ \t]*[A-H]\d{1,2}\b")
+    elif _dotted(art):
         n = re.escape(art[1:])
         start = re.search(_sub_section(n, str(para)), text)
         nxt = re.compile(_sub_section(n, rf"(?!{para}(?!\d))\d+"))  # the next paragraph, not "9.2.1" under 9.2

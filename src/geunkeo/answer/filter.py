@@ -198,7 +198,8 @@ class HallucinationFilter:
                 else:
                     state["last_named"] = reg_key(e.regulation or "")
                     _keep(report, _kept(e, ctx, n))
-            elif e.kind == "citation" and e.ref == "loose" and (_HANGUL.search(sent) or not ctx.numbers_sections()):
+            elif e.kind == "citation" and e.ref == "loose" and (
+                    _HANGUL.search(sent) or not ctx.numbers_sections(e.article[:2] if e.article.startswith("Pt") else "§")):
                 # "(6.1)" with no section named is read as one only in English text over sectioned contexts: a
                 # Korean report's "증가율 (2.5)" is a value
                 report.unverified.append({"kind": e.kind, "value": e.text, "sentence": sent})

@@ -419,6 +419,8 @@ _BARE_DOTTED = _first(
     r"(?![\w%]|\.\d|\s*(?:per\s?cent|percent|C?GPA|points?|credits?|hours?|years?|days?|weeks?|months?|km|kg|"
     r"million|billion|thousand|times|m|cm|mm|ml|litres?|liters?|metres?|meters?|GB|MB)\b)")
 _DOTTED_WINDOW = 400
+_CODED = _first("(uUpPsS", r"(?:\(|\b(?i:under|per|see)\s+)(?P<code>(?P<letter>[A-H])(?P<n>[1-9]\d?)"
+                            r"(?P<pts>(?:\([a-z]\))*))(?=[\s).,;:]|$)")
 _SECTION_LIKE = re.compile(r"[1-9]\d?\.[1-9]\d?\b")  # 4.2, 12.10; not 0.66, 41.0, 3.05
 # "breaches 5.1(c)": a sub-section with lettered points is a citation wherever it stands
 _POINTED = _first("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?"
@@ -636,6 +638,12 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         target = max(same or family, key=lambda c: c.end)
         art = target.article[0] + m.group("a")
         out.append(_citation(text, s, e, target.regulation, target.ref, art, int(m.group("p")), item))
+    for m in _CODED.finditer(text):  # "(C3)", "under D1": an item a policy wording codes by letter and number
+        s, e = m.span("code")
+        if not inside(s):
+            parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
+            out.append(_citation(text, s, e, None, "loose", "Pt" + m.group("letter"), int(m.group("n")),
+                                 "-".join(parts) or None))
     for m in _POINTED.finditer(text):
         s, e = m.span("num")
         if inside(s) or not _SECTION_LIKE.match(m.group("num")):
