@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.answer.filter_support import removed_items
+
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.corpus.base import Chunk
 
@@ -59,8 +61,6 @@ def test_a_clause_after_an_invented_contact_clause_stands_alone():
 
 
 def test_an_invented_second_channel_after_geona_goes_and_the_first_keeps_the_ending():
-    from tests.answer.filter_support import removed_items
-
     terms = Chunk(chunk_id="m#7", doc_id="m", title="실손 약관", location="청구", lang="ko",
                   text="청구 서류는 팩스(0505-170-7702)로 제출할 수 있다.")
     text, removed = removed_items("청구 서류는 팩스 0505-170-7702로 보내거나, 보상서류 전용 팩스 02-6900-3399로 보내면 됩니다.",
@@ -70,8 +70,6 @@ def test_an_invented_second_channel_after_geona_goes_and_the_first_keeps_the_end
 
 
 def test_an_invented_site_after_ina_goes_and_the_real_one_keeps_the_clause():
-    from tests.answer.filter_support import removed_items
-
     notice = Chunk(chunk_id="n#1", doc_id="n", title="환급금 안내", location="안내", lang="ko",
                    text="환급금은 공단 누리집 www.nhis.or.kr에서 조회할 수 있습니다.")
     text, removed = removed_items("환급금은 www.nhis.or.kr이나 환급금 전용 사이트 https://refund.nhis.or.kr에서 조회하실 수 있습니다.",
@@ -81,8 +79,6 @@ def test_an_invented_site_after_ina_goes_and_the_real_one_keeps_the_clause():
 
 
 def test_an_invented_sub_unit_of_a_real_office_goes_with_its_number_and_the_office_stays():
-    from tests.answer.filter_support import removed_items
-
     guide = Chunk(chunk_id="g#1", doc_id="g", title="Graduate Catalog", location="Section 4.2", lang="en",
                   text="4.2 Leave. (b) International students must obtain clearance from the Office of International "
                        "Student Services.")
@@ -95,8 +91,6 @@ def test_an_invented_sub_unit_of_a_real_office_goes_with_its_number_and_the_offi
 
 
 def test_an_invented_alternative_instruction_goes_and_the_main_one_stays():
-    from tests.answer.filter_support import removed_items
-
     policy = Chunk(chunk_id="p#1", doc_id="p", title="IT Policy", location="Annex B", lang="en",
                    text="Lost devices: call the IT Service Desk. The Information Security Team will call you back.")
     answer = ("The Information Security Team will call you back within 30 minutes, or you can reach its Cyber Defence "

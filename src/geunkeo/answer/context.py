@@ -94,6 +94,10 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
         arts[own] = text[:end]
+    # units numbered without a heading word: "Part 2 - …\n2.1 …" is section 2; "B1 Accidental injury: …" item B1
+    for pattern, prefix in ((_ANY_SUB_SECTION, "§"), (_CODED_ITEM, "Pt")):
+        for key, unit_text in _runs(text, pattern, prefix).items():
+            arts.setdefault(key, unit_text)
     return arts, ko_heads
 
 
@@ -147,10 +151,6 @@ class ContextIndex:
             self.numbers.setdefault(f"{e.kind}:{e.norm}", n)
         doc = ContextDoc(n=n, chunk=chunk, names=_chunk_names(chunk))
         doc.articles, headings = _own_articles(chunk)
-        for key, art_text in _numbered_sections(text).items():
-            doc.articles.setdefault(key, art_text)  # "Part 2 - …\n2.1 …": section 2 without a Section heading
-        for key, art_text in _coded_items(text).items():
-            doc.articles.setdefault(key, art_text)  # "B1 Accidental injury: …", "C3 You must report …"
         for key, art_text in doc.articles.items():
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
             for name in doc.names:
@@ -308,34 +308,22 @@ _MOK = re.compile(_ITEM_AT + r"([가-하])[.)]\s")
 _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 
 
+# "2.1 …" at a line's start or after a sentence end (group 1: the section); "C3 You must …" (group 1: the letter)
 _ANY_SUB_SECTION = re.compile(r"(?m)(?:^[ \t]*(\d{1,2})\.[1-9]\d?\s|(?<=[.;:–—]\s)(\d{1,2})\.[1-9]\d?\s+(?=[A-Z(]))")
-
-
 _CODED_ITEM = re.compile(r"(?m)^[ \t]*([A-H])(\d{1,2})\b[ \t]+(?=[A-Z(])")
 
 
-def _coded_items(text: str) -> dict[str, str]:
-    """"Pt" + letter → its lines, for a policy wording that codes its benefits "A1 …", "C3 …" at line starts."""
+def _runs(text: str, pattern: re.Pattern[str], prefix: str) -> dict[str, str]:
+    """prefix + unit → its text, for a document whose lines are numbered by unit ("2.1", "2.2" under section 2;
+    "C1", "C2" under part C): from the unit's first line to the first line of another unit."""
+    starts = [(m.group(1) or m.group(2), m.start()) for m in pattern.finditer(text)]
     out: dict[str, str] = {}
-    for m in _CODED_ITEM.finditer(text):
-        key = f"Pt{m.group(1)}"
-        if key not in out:
-            later = [x.start() for x in _CODED_ITEM.finditer(text, m.end()) if x.group(1) != m.group(1)]
-            out[key] = text[m.start() : later[0] if later else len(text)]
-    return out
-
-
-def _numbered_sections(text: str) -> dict[str, str]:
-    """§N → its text, for a document that numbers paragraphs "2.1 …", "2.2 …" under a heading that is not
-    "Section N" ("Part 2 - Expected Behaviour", "2. Ownership and monitoring"): from N's first paragraph to the
-    first paragraph of another number."""
-    starts = [(int(m.group(1) or m.group(2)), m.start()) for m in _ANY_SUB_SECTION.finditer(text)]
-    out: dict[str, str] = {}
-    for i, (n, start) in enumerate(starts):
-        if f"§{n}" in out or (i and starts[i - 1][0] == n):
+    for i, (unit, start) in enumerate(starts):
+        key = prefix + (str(int(unit)) if unit.isdigit() else unit)
+        if key in out:
             continue
-        end = next((st for m, st in starts[i + 1 :] if m != n), len(text))
-        out[f"§{n}"] = text[start:end]
+        end = next((st for u, st in starts[i + 1 :] if u != unit), len(text))
+        out[key] = text[start:end]
     return out
 
 

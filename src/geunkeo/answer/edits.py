@@ -97,6 +97,25 @@ class _Neighbours:
         return i < len(self.contact_ends) and self.contact_ends[i] <= hi
 
 
+class _ContactsAfter:
+    """The invented contacts of a sentence by position, to find the one written right after an office ("the X
+    Unit at 02-…", "지급심사부(02-…)")."""
+
+    def __init__(self, s: str, bad: list[Entity]) -> None:
+        self.s = s
+        self.contacts = sorted((x for x in bad if x.is_contact), key=lambda x: x.start)
+        self.starts = [x.start for x in self.contacts]
+
+    def of(self, office: Entity) -> Entity | None:
+        """The first contact after `office` with only "at", "on", a bracket or the like between them."""
+        for x in self.contacts[bisect_left(self.starts, office.end) :]:
+            if x.start - office.end > _WINDOW:
+                return None
+            if _DEPT_TO_CONTACT.fullmatch(self.s[office.end : x.start]):
+                return x
+        return None
+
+
 # a contact as where something is sent: "…로 보내 주세요", "…으로 문의하세요"; "… to <address>." at the end
 _SEND_TO = {"ko": re.compile(r"(?:으로|로)\s?(?:보내|제출|문의|연락|접수|신청)"),
             "en": re.compile(r"\s*(?:[.!?]|$)")}
@@ -115,7 +134,7 @@ def _invented_sub_units(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity,
     """(department, contact, span) for each invented unit written as a real office's own ("X's Y Unit at …"),
     with its invented contact right after it; the span runs from the possessive to the contact."""
     out = []
-    contacts = sorted((x for x in bad if x.is_contact), key=lambda x: x.start)
+    contacts = _ContactsAfter(s, bad)
     for d in (x for x in bad if x.kind == "department"):
         mark = _ending_at(_POSSESSIVE, s, d.start)
         if mark is None:
@@ -125,7 +144,7 @@ def _invented_sub_units(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity,
         if not owners or lo + owners[-1].start >= mark.start() or any(
                 x.kind == "department" and x.start <= lo + owners[-1].start < x.end for x in bad):
             continue
-        c = next((x for x in contacts if x.start >= d.end and _DEPT_TO_CONTACT.fullmatch(s[d.end : x.start])), None)
+        c = contacts.of(d)
         if c is not None:
             out.append((d, c, (mark.start(), c.end)))
     return out
@@ -135,17 +154,10 @@ def _alternative_items(s: str, bad: list[Entity]) -> list[tuple[Entity, Entity, 
     """(department, contact, span) for each invented "department + its contact" pair written as another item
     of a list after a separator (or, and, 또는, 및, a comma)."""
     out = []
-    contacts = sorted((x for x in bad if x.is_contact), key=lambda x: x.start)
-    starts = [x.start for x in contacts]
+    contacts = _ContactsAfter(s, bad)
     text_from = len(s) - len(s.lstrip())
     for d in (x for x in bad if x.kind == "department"):
-        c = None
-        for x in contacts[bisect_left(starts, d.end):]:  # the contact right after the office, if any
-            if x.start - d.end > _WINDOW:
-                break
-            if _DEPT_TO_CONTACT.fullmatch(s[d.end : x.start]):
-                c = x
-                break
+        c = contacts.of(d)
         left = _ending_at(_ALT_LEFT, s, d.start)
         if c is None or left is None or left.start() <= text_from:  # an alternative needs something before it
             continue

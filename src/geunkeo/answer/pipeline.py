@@ -205,12 +205,13 @@ def _filtered(ans: Answer, hits: list[Hit], filt: HallucinationFilter, trace: Tr
 def _cite_evidence(ans: Answer, ver: Verification, hits: list[Hit], trace: Trace) -> None:
     """A supported sentence the LLM left without a [n] cites the context its evidence was found in, so the
     reader can check it like the others (the verdict itself stays recorded as made without a citation)."""
+    texts: list[str] | None = None
     for c in ver.sentences:
         if c.verdict != SUPPORTED or c.cited or not c.evidence.strip() or ans.sentences[c.sentence].citations:
             continue
         # the evidence may carry the chunk's title and location before its text: match it line by line
         lines = [ln for ln in (re.sub(r"\s+", " ", x).strip() for x in c.evidence.splitlines()) if len(ln) >= 8]
-        texts = [re.sub(r"\s+", " ", h.chunk.text) for h in hits]
+        texts = texts or [re.sub(r"\s+", " ", h.chunk.text) for h in hits]
         found = [sum(ln in t for ln in lines) for t in texts]
         if not found or max(found) == 0:
             continue

@@ -115,37 +115,47 @@ def url_key(text: str) -> str:
     return u.rstrip("/")
 
 
+class _Spans:
+    """Disjoint spans kept sorted, so "does [s, e) overlap one?" is a bisection, not a scan (an answer can hold
+    thousands of items)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for s, e in spans:
+            self.add(s, e)
+
+    def overlaps(self, s: int, e: int) -> bool:
+        i = bisect_right(self.starts, s)
+        return bool(i and self.ends[i - 1] > s) or (i < len(self.starts) and self.starts[i] < e)
+
+    def add(self, s: int, e: int) -> None:
+        i = bisect_right(self.starts, s)
+        self.starts.insert(i, s)
+        self.ends.insert(i, e)
+
+
 def extract_contacts(text: str) -> list[Entity]:
     """Phones, faxes, e-mails and URLs in `text`, in order, without overlaps."""
     found: list[Entity] = []
-    starts: list[int] = []  # the spans taken so far, sorted and disjoint: a lookup is a bisection, not a scan
-    ends: list[int] = []
-
-    def free(s: int, e: int) -> bool:
-        i = bisect_right(starts, s)
-        return not (i and ends[i - 1] > s) and not (i < len(starts) and starts[i] < e)
-
-    def take(s: int, e: int) -> None:
-        i = bisect_right(starts, s)
-        starts.insert(i, s)
-        ends.insert(i, e)
+    taken = _Spans()
 
     for m in _EMAIL.finditer(text):
         v = m.group(0).rstrip(".")
         found.append(Entity("email", v, m.start(), m.start() + len(v), v.casefold()))
-        take(m.start(), m.start() + len(v))
+        taken.add(m.start(), m.start() + len(v))
     for m in _URL.finditer(text):
         v = m.group(0).rstrip(".,;:!?")
         s, e = m.start(), m.start() + len(v)
-        if free(s, e) and "." in v:
+        if not taken.overlaps(s, e) and "." in v:
             found.append(Entity("url", v, s, e, url_key(v)))
-            take(s, e)
+            taken.add(s, e)
     for rx, fake in ((_PHONE_FAKE, True), (_PHONE_INTL, False), (_PHONE_KR, False), (_PHONE_REP, False),
                      (_PHONE_OTHER, False), (_PHONE_EXT, False)):
         for m in rx.finditer(text):
             s, e = m.start(), m.end()
             v = m.group(0)
-            if not free(s, e):
+            if taken.overlaps(s, e):
                 continue
             if fake and not re.search(r"[Xx*○●□]", v):
                 continue  # a real number: the precise patterns below handle it
@@ -156,7 +166,7 @@ def extract_contacts(text: str) -> list[Entity]:
                 continue
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
             found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
-            take(s, e)
+            taken.add(s, e)
     found.sort(key=lambda x: x.start)
     return found
 
@@ -237,6 +247,7 @@ _EN_NOT_BODY = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturda
                 "We", "You", "They", "He", "She", "If", "Or", "And", "Then", "Alternatively", "Also", "Reception"}
 _EN_NOT_NAME = {"The", "This", "That", "These", "Please", "Contact", "Visit", "Ask", "Our", "Your", "A", "An",
                 "Call", "Email", "See", "Under", "Per", "Each", "Every", "Any"}
+_EN_NOT_LEADING = _EN_NOT_NAME | _EN_NOT_BODY
 
 
 def dept_key(name: str) -> str:
@@ -298,12 +309,11 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
     """Department / organisation names: Korean by suffix, companies by (주), English by head noun, plus `known`."""
     found = [Entity("department", m.group(0), m.start(), m.end(), dept_key(m.group(0)))
              for m in _COMPANY_KO.finditer(text)]
-    company_starts = [f.start for f in found]  # disjoint and in order, as finditer gives them
+    companies = _Spans((f.start, f.end) for f in found)
     reach = -1  # the furthest end of a Korean name so far: names come in order, so it alone says "inside one"
     for m in _DEPT_KO.finditer(text):
         name = _dept_name(text, m.start(), m.group(1))
-        i = bisect_right(company_starts, m.start())
-        if name and m.start() >= reach and not (i and found[i - 1].end > m.start()):
+        if name and m.start() >= reach and not companies.overlaps(m.start(), m.start() + 1):
             start = m.start()
             place = _PLACE_BEFORE.search(text, max(0, start - 12), start) if _PLACE_BOUND.search(name) else None
             if place:  # "다솜동 행정복지센터": which one is the name ("가온동 행정복지센터" is another office)
@@ -311,39 +321,47 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
             found.append(Entity("department", name, start, start + len(name), dept_key(name)))
             reach = start + len(name)
     for m in _DEPT_EN.finditer(text):
-        s, words = m.start(), m.group(0).split()
-        while words and words[0] in _EN_NOT_NAME:
-            s = text.index(words[1], s + len(words[0])) if len(words) > 1 else m.end()
-            words = words[1:]
+        s, words = _trim_leading(text, m.start(), m.end(), m.group(0).split(), _EN_NOT_NAME)
         if len(words) >= 2:
             found.append(Entity("department", text[s : m.end()], s, m.end(), dept_key(text[s : m.end()])))
-    for m in _EN_BODY_BY_CONTACT.finditer(text):  # "AFCA on 1800 …", "ClaimRight NZ can review it on 0800 …"
-        group = "name" if m.group("name") else "brand"
-        s, e, words = m.start(group), m.end(group), m.group(group).split()
-        while words and (words[0] in _EN_NOT_NAME or words[0] in _EN_NOT_BODY):
-            s = text.index(words[1], s + len(words[0])) if len(words) > 1 else e
-            words = words[1:]
-        if (words and not any(w in _EN_NOT_BODY for w in words)
-                and not any(f.start < e and s < f.end for f in found)):
-            found.append(Entity("department", text[s:e], s, e, dept_key(text[s:e])))
+    # names found by suffix or head word may overlap one another; the ones added below must overlap none
     found.sort(key=lambda x: x.start)
     starts = [f.start for f in found]
     reach_before: list[int] = []  # reach_before[i]: the furthest end among found[: i + 1]
     for f in found:
         reach_before.append(max(f.end, reach_before[-1] if reach_before else -1))
-    extra: list[Entity] = []
+    extra = _Spans()
+
+    def free(s: int, e: int) -> bool:
+        i = bisect_left(starts, s)
+        return not ((i and reach_before[i - 1] > s) or (i < len(starts) and starts[i] < e) or extra.overlaps(s, e))
+
+    added: list[Entity] = []
+    for m in _EN_BODY_BY_CONTACT.finditer(text):  # "AFCA on 1800 …", "ClaimRight NZ can review it on 0800 …"
+        group = "name" if m.group("name") else "brand"
+        s, words = _trim_leading(text, m.start(group), m.end(group), m.group(group).split(), _EN_NOT_LEADING)
+        e = m.end(group)
+        if words and not any(w in _EN_NOT_BODY for w in words) and free(s, e):
+            added.append(Entity("department", text[s:e], s, e, dept_key(text[s:e])))
+            extra.add(s, e)
     for name in known:
         if len(name) < 2:
             continue
         for m in re.finditer(re.escape(name), text):
-            i = bisect_left(starts, m.start())
-            overlaps = ((i and reach_before[i - 1] > m.start()) or (i < len(starts) and starts[i] < m.end())
-                        or any(f.start < m.end() and m.start() < f.end for f in extra))
-            if not overlaps:
-                extra.append(Entity("department", name, m.start(), m.end(), dept_key(name)))
-    found += extra
+            if free(m.start(), m.end()):
+                added.append(Entity("department", name, m.start(), m.end(), dept_key(name)))
+                extra.add(m.start(), m.end())
+    found += added
     found.sort(key=lambda x: x.start)
     return found
+
+
+def _trim_leading(text: str, start: int, end: int, words: list[str], stop: set[str]) -> tuple[int, list[str]]:
+    """(start, words) of a name after its leading words in `stop` ("Please Contact the …", "Call Tui Assist")."""
+    while words and words[0] in stop:
+        start = text.index(words[1], start + len(words[0])) if len(words) > 1 else end
+        words = words[1:]
+    return start, words
 
 
 # -- regulation citations --------------------------------------------------------------------------------------
@@ -425,11 +443,11 @@ _SECTION_LIKE = re.compile(r"[1-9]\d?\.[1-9]\d?\b")  # 4.2, 12.10; not 0.66, 41.
 # "breaches 5.1(c)": a sub-section with lettered points is a citation wherever it stands
 _POINTED = _first("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?"
                                 r"(?P<pts>(?:\((?:[a-z]|[ivx]{1,4})\))+))(?![\w(])")
-# "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
-# which would take 항목, 과목, 품목)
 # "제1항 제5호" with no article before it (in Korean drafting, the article under discussion)
 _BARE_HANG = _first("제", r"(?<![가-힣\d])제\s?(?P<para>\d{1,2})\s?항(?:\s?제\s?(?P<item>\d{1,2})\s?호)?"
                          r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
+# "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
+# which would take 항목, 과목, 품목)
 _BARE_MOK = _first("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
@@ -622,8 +640,7 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         s, e = m.span("num")
         if inside(s):
             continue
-        parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
-        item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts) or None
+        item = _dotted_item(m)
         family = [c for c in out if c.article and c.article[:1] in "§R" and c.end <= s and s - c.end < _DOTTED_WINDOW]
         if not family:
             # no section cited before it: only a citation-shaped number, "(6.1)" or "under 6.3", is one ("loose":
@@ -641,16 +658,12 @@ def _add_parts(text: str, out: list[Entity]) -> None:
     for m in _CODED.finditer(text):  # "(C3)", "under D1": an item a policy wording codes by letter and number
         s, e = m.span("code")
         if not inside(s):
-            parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
             out.append(_citation(text, s, e, None, "loose", "Pt" + m.group("letter"), int(m.group("n")),
-                                 "-".join(parts) or None))
+                                 _dotted_item(m)))
     for m in _POINTED.finditer(text):
         s, e = m.span("num")
-        if inside(s) or not _SECTION_LIKE.match(m.group("num")):
-            continue
-        parts = re.findall(r"\(([^)]+)\)", m.group("pts"))
-        item = "-".join(([f".{m.group('d2')}"] if m.group("d2") else []) + parts)
-        out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
+        if not inside(s) and _SECTION_LIKE.match(m.group("num")):
+            out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), _dotted_item(m)))
     for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
         target = previous(m.start())
         # only after an article cited in the same sentence: in a quoted statute a bare 제7항 is its own article's
@@ -667,6 +680,12 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         item = f"{head}-{m.group('mok')}"
         out.append(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article or "",
                              target.paragraph, item))
+
+
+def _dotted_item(m: re.Match[str]) -> str | None:
+    """The item key of "9.2.6(b)(iii)": a third number ".6", then the bracketed points ("b", "iii"), dash-joined."""
+    d2 = m.groupdict().get("d2")
+    return "-".join(([f".{d2}"] if d2 else []) + re.findall(r"\(([^)]+)\)", m.group("pts"))) or None
 
 
 def _citation(text: str, start: int, end: int, reg: str | None, ref: str, art: str, para: int | None,
@@ -706,12 +725,7 @@ def extract_numbers(text: str) -> list[Entity]:
 def extract_all(text: str, known_departments: Iterable[str] = ()) -> list[Entity]:
     """Every entity kind, ordered by position (numbers inside contacts are dropped)."""
     contacts = extract_contacts(text)
-    starts = [c.start for c in contacts]  # in order and disjoint
-
-    def outside(n: Entity) -> bool:
-        i = bisect_right(starts, n.start)
-        return not (i and contacts[i - 1].end > n.start) and not (i < len(starts) and starts[i] < n.end)
-
-    nums = [n for n in extract_numbers(text) if outside(n)]
+    taken = _Spans((c.start, c.end) for c in contacts)
+    nums = [n for n in extract_numbers(text) if not taken.overlaps(n.start, n.end)]
     ents = contacts + extract_departments(text, known_departments) + extract_citations(text) + nums
     return sorted(ents, key=lambda x: x.start)
