@@ -192,7 +192,9 @@ def gate_calibration(index_dir: str, gold_dir: str) -> dict:
 
 # one item of a looping answer: each repeats something the contexts never say
 DEGENERATE = {"office": "학생지원팀 ", "phone": "문의: 02-123-4567, ", "citation": "s. 9.4(1) ",
-              "office + phone (en)": "Contact the Student Wellness Office at 02-555-0199, or "}
+              "office + phone (en)": "Contact the Student Wellness Office at 02-555-0199, or ",
+              "body by its number": "escalate to AFCA on 1800 931 687, ", "bare section": "under C5 and (6.1), ",
+              "같은 조": "제3조 같은 조 제3항, "}
 
 
 def scaling(sizes: tuple[int, int] = (1000, 4000)) -> dict:

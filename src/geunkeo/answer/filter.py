@@ -176,6 +176,9 @@ class HallucinationFilter:
         cites = [e for e in ents if e.kind == "citation"]
         bad: list[Entity] = []
         prev_regs: list[str] | None = None
+        # "(6.1)" with no section named is read as one only in English text over contexts numbered that way: a
+        # Korean report's "증가율 (2.5)" is a value (asked once per sentence, not once per such number)
+        loose_checked = {kind: not _HANGUL.search(sent) and ctx.numbers_sections(kind) for kind in ("§", "Pt")}
         for e in ents:
             if e.kind == "department" and any(c.start <= e.start < c.end for c in cites):
                 continue  # part of a regulation's name: the citation decides
@@ -198,10 +201,8 @@ class HallucinationFilter:
                 else:
                     state["last_named"] = reg_key(e.regulation or "")
                     _keep(report, _kept(e, ctx, n))
-            elif e.kind == "citation" and e.ref == "loose" and (
-                    _HANGUL.search(sent) or not ctx.numbers_sections(e.article[:2] if e.article.startswith("Pt") else "§")):
-                # "(6.1)" with no section named is read as one only in English text over sectioned contexts: a
-                # Korean report's "증가율 (2.5)" is a value
+            elif e.kind == "citation" and e.ref == "loose" and not loose_checked["Pt" if e.article.startswith("Pt")
+                                                                                  else "§"]:
                 report.unverified.append({"kind": e.kind, "value": e.text, "sentence": sent})
             elif e.kind == "citation":
                 regs, kind_word = self._resolve(e, state, prev_regs)

@@ -11,7 +11,7 @@ currency (``2천5백만원`` → ``25000000krw``, read by geunkeo.text.numbers).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -578,22 +578,22 @@ def extract_citations(text: str) -> list[Entity]:
         item = "-".join(levels) or m.group("sitem")
         out.append(_citation(text, m.start(), m.end(), reg, ref, art, para, item))
     # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
+    found = _Found(out)
     for m in _SAME_ARTICLE.finditer(text):
-        before = [c for c in out if c.article and c.end <= m.start() and not c.article.startswith(_NOT_ARTICLES)]
+        prev = found.previous(m.start(), skip=_NOT_ARTICLES)
         level = m.group("level")
-        if not before or (level != "조" and not (m.group("para") or m.group("item") or m.group("mok"))):
+        if prev is None or (level != "조" and not (m.group("para") or m.group("item") or m.group("mok"))):
             continue  # "같은 호" alone, or "동호회": nothing cited
-        prev = max(before, key=lambda c: c.end)
         para = int(m.group("para")) if m.group("para") else prev.paragraph
         if level == "호":  # 같은 호 다목: the item cited before, its 목
             item = _item_key((prev.item or "").partition("-")[0] or None, m.group("mok"))
         else:
             item = _item_key(m.group("item"), m.group("mok"))
-        out.append(_citation(text, m.start(), m.end(), prev.regulation, prev.ref, prev.article or "", para, item))
-    _add_parts(text, out)
+        found.add(_citation(text, m.start(), m.end(), prev.regulation, prev.ref, prev.article or "", para, item))
+    _add_parts(text, found)
     # a regulation named in 「」 without an article: "「교원 연구년 운영 지침」을 참고하세요"
     for m in _BRACKET_NAME.finditer(text):
-        if not any(c.start <= m.start() < c.end for c in out):
+        if not found.inside(m.start()):
             name = m.group(0)[1:-1].strip()
             out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(name, "", None, None),
                               regulation=name, ref="named"))
@@ -601,14 +601,55 @@ def extract_citations(text: str) -> list[Entity]:
     return out
 
 
-def _add_parts(text: str, out: list[Entity]) -> None:
-    """Bare parts of a citation: English "paragraph (g)" / "paragraph (d) of clause 9" and a Korean "라목" alone."""
-    def inside(pos: int) -> bool:
-        return any(c.start <= pos < c.end for c in out)
+class _Found:
+    """The citations found so far, by position: "is this position inside one?" and "which ends last before
+    here?" are bisections, not scans of every citation (a looping answer can cite thousands of times)."""
 
-    def previous(pos: int) -> Entity | None:
-        before = [c for c in out if c.article and c.end <= pos]
-        return max(before, key=lambda c: c.end) if before else None
+    def __init__(self, out: list[Entity]) -> None:
+        self.out = out
+        self.by_start = sorted(out, key=lambda c: c.start)
+        self.by_end = sorted((c for c in out if c.article), key=lambda c: c.end)
+        self.longest = max((c.end - c.start for c in out), default=0)
+
+    def add(self, c: Entity) -> None:
+        self.out.append(c)
+        insort(self.by_start, c, key=lambda x: x.start)
+        if c.article:
+            insort(self.by_end, c, key=lambda x: x.end)
+        self.longest = max(self.longest, c.end - c.start)
+
+    def remove(self, c: Entity) -> None:
+        self.out.remove(c)
+        self.by_start = [x for x in self.by_start if x is not c]
+        self.by_end = [x for x in self.by_end if x is not c]
+
+    def inside(self, pos: int) -> bool:
+        lo = bisect_left(self.by_start, pos - self.longest, key=lambda c: c.start)
+        hi = bisect_right(self.by_start, pos, key=lambda c: c.start)
+        return any(c.end > pos for c in self.by_start[lo:hi])
+
+    def starting_at(self, pos: int) -> Entity | None:
+        """The first citation with an article that starts at `pos`."""
+        lo = bisect_left(self.by_start, pos, key=lambda c: c.start)
+        hi = bisect_right(self.by_start, pos, key=lambda c: c.start)
+        return next((c for c in self.by_start[lo:hi] if c.article), None)
+
+    def ending_in(self, lo: int, hi: int) -> list[Entity]:
+        """Citations with an article that end in (lo, hi], in order of their ends."""
+        return self.by_end[bisect_right(self.by_end, lo, key=lambda c: c.end) : bisect_right(self.by_end, hi,
+                                                                                              key=lambda c: c.end)]
+
+    def previous(self, pos: int, skip: tuple[str, ...] = ()) -> Entity | None:
+        """The citation with an article (not one whose key starts with `skip`) that ends last at or before `pos`."""
+        for j in range(bisect_right(self.by_end, pos, key=lambda c: c.end) - 1, -1, -1):
+            if not skip or not self.by_end[j].article.startswith(skip):
+                return self.by_end[j]
+        return None
+
+
+def _add_parts(text: str, found: _Found) -> None:
+    """Bare parts of a citation: English "paragraph (g)" / "paragraph (d) of clause 9" and a Korean "라목" alone."""
+    inside, previous = found.inside, found.previous
 
     for m in _EN_PART.finditer(text):
         if inside(m.start()):
@@ -617,10 +658,10 @@ def _add_parts(text: str, out: list[Entity]) -> None:
         para: int | None
         item: str | None
         if m.group("of"):
-            target = next((c for c in out if c.start == m.end() and c.article), None)
+            target = found.starting_at(m.end())
             if target is None or target.item:
                 continue
-            out.remove(target)
+            found.remove(target)
             start, end = m.start(), target.end
             if x.isdigit() and target.paragraph is None and not target.article.startswith(("Sch", "Anx", "Apx")):
                 para, item = int(x), None  # "paragraph 2 of Article 8"
@@ -635,13 +676,13 @@ def _add_parts(text: str, out: list[Entity]) -> None:
             # a letter is a sibling of the point cited before ("paragraph (g)" after "(d)"); a number or a roman
             # numeral under a lettered point is its sub-item
             item = f"{head}-{x}" if re.fullmatch(r"[a-z]", head) and not re.fullmatch(r"[a-z]", x) else x
-        out.append(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
+        found.add(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
     for m in _BARE_DOTTED.finditer(text):
         s, e = m.span("num")
         if inside(s):
             continue
         item = _dotted_item(m)
-        family = [c for c in out if c.article and c.article[:1] in "§R" and c.end <= s and s - c.end < _DOTTED_WINDOW]
+        family = [c for c in found.ending_in(s - _DOTTED_WINDOW, s) if c.article[:1] in "§R"]
         if not family:
             # no section cited before it: only a citation-shaped number, "(6.1)" or "under 6.3", is one ("loose":
             # checked only against contexts that number their sections)
@@ -649,28 +690,28 @@ def _add_parts(text: str, out: list[Entity]) -> None:
             closed = (text[m.start()] == "(" and text[e : e + 1] == ")"
                       and (m.start() == 0 or text[m.start() - 1].isspace()))
             if (closed or m.group(0)[:5].lower() == "under") and _SECTION_LIKE.match(m.group("num")):
-                out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
+                found.add(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
             continue
         same = [c for c in family if c.article[1:] == m.group("a")]
         target = max(same or family, key=lambda c: c.end)
         art = target.article[0] + m.group("a")
-        out.append(_citation(text, s, e, target.regulation, target.ref, art, int(m.group("p")), item))
+        found.add(_citation(text, s, e, target.regulation, target.ref, art, int(m.group("p")), item))
     for m in _CODED.finditer(text):  # "(C3)", "under D1": an item a policy wording codes by letter and number
         s, e = m.span("code")
         if not inside(s):
-            out.append(_citation(text, s, e, None, "loose", "Pt" + m.group("letter"), int(m.group("n")),
+            found.add(_citation(text, s, e, None, "loose", "Pt" + m.group("letter"), int(m.group("n")),
                                  _dotted_item(m)))
     for m in _POINTED.finditer(text):
         s, e = m.span("num")
         if not inside(s) and _SECTION_LIKE.match(m.group("num")):
-            out.append(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), _dotted_item(m)))
+            found.add(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), _dotted_item(m)))
     for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
         target = previous(m.start())
         # only after an article cited in the same sentence: in a quoted statute a bare 제7항 is its own article's
         if (inside(m.start()) or target is None or not target.article[:1].isdigit()
                 or re.search(r"[.!?。\n①-⑳]", text[target.end : m.start()])):  # ② opens another paragraph
             continue
-        out.append(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
+        found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
                              int(m.group("para")), _item_key(m.group("item"), m.group("mok"))))
     for m in _BARE_MOK.finditer(text):
         target = previous(m.start())
@@ -678,7 +719,7 @@ def _add_parts(text: str, out: list[Entity]) -> None:
             continue
         head = (target.item or "").partition("-")[0]
         item = f"{head}-{m.group('mok')}"
-        out.append(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article or "",
+        found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article or "",
                              target.paragraph, item))
 
 
