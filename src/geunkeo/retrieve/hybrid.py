@@ -7,6 +7,7 @@ import numpy as np
 from geunkeo.index.base import Embedder, ScoredId
 from geunkeo.query.base import QueryPlan
 from geunkeo.retrieve.base import Hit, Reranker
+from geunkeo.retrieve.crosslingual import CROSSLINGUAL_POOL, promote_covering_other_language
 from geunkeo.retrieve.fusion import fuse
 from geunkeo.retrieve.versions import prefer_in_force
 from geunkeo.text.analyzer import get_analyzer
@@ -187,16 +188,26 @@ class HybridRetriever:
 
         rank_of = {name: {s.chunk_id: (r, s.score) for r, s in enumerate(run, 1)} for name, run in runs.items()}
         depth = max(k, self.rerank_top_n if self.reranker else k)
-        hits = []
-        for item in fused[:depth]:
+
+        def hit(item: ScoredId) -> Hit:
             h = Hit(chunk=self.store.get(item.chunk_id), score=float(item.score))
             for name, table in rank_of.items():
                 if item.chunk_id in table:
                     h.ranks[name], h.scores[name] = table[item.chunk_id]
-            hits.append(h)
+            return h
+
+        hits = [hit(item) for item in fused[:depth]]
         if self.reranker is not None and hits:
             with trace.stage("retrieve.rerank", reranker=self.reranker.name):
                 hits = self.reranker.rerank(plan.original, hits, self.rerank_top_n, trace)
+        # an other-language hit that covers the question's concepts may sit below k: look into the top 20
+        pool = hits + [hit(item) for item in fused[depth:CROSSLINGUAL_POOL]]
+        promoted, moved = promote_covering_other_language(pool, plan.lang, plan.info.get("term_sources") or {},
+                                                          self.store.chunk_terms)
+        if moved:
+            hits = promoted[:len(hits)]
+            trace.decide("retrieve.crosslingual", "the top hit misses the question's concepts; an other-language "
+                         "hit holds them all", **moved)
         # several versions of one regulation retrieved: the one in force (on plan.info["as_of"], default today)
         # ranks before the others (retrieve/versions.py)
         ranked = prefer_in_force(hits, plan.info.get("as_of"))
