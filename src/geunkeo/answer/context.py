@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import (
     EN_DOC_KINDS,
+    SHORT_PHONE,
     Entity,
     article_key,
     extract_citations,
@@ -26,7 +27,7 @@ _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|
                       r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
                       r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?"
                       r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|(?:Annex|ANNEX)\s([A-Z0-9])\b"
-                      r"|(?:Appendix|APPENDIX)\s([A-Z0-9])\b)")
+                      r"|(?:Appendix|APPENDIX)\s([A-Z0-9])\b|(?:Part|PART)\s([A-Z])\b)")
 _SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … Section 2. Grounds …"
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
@@ -94,8 +95,9 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
         arts[own] = text[:end]
-    # units numbered without a heading word: "Part 2 - …\n2.1 …" is section 2; "B1 Accidental injury: …" item B1
-    for pattern, prefix in ((_ANY_SUB_SECTION, "§"), (_CODED_ITEM, "Pt")):
+    # units numbered without a heading word: "Part 2 - …\n2.1 …" and "4. Complaint stages" are sections 2 and 4;
+    # "B1 Accidental injury: …" is item B1
+    for pattern, prefix in ((_ANY_SUB_SECTION, "§"), (_NUMBERED_HEADING, "§"), (_CODED_ITEM, "Pt")):
         for key, unit_text in _runs(text, pattern, prefix).items():
             arts.setdefault(key, unit_text)
     return arts, ko_heads
@@ -186,6 +188,10 @@ class ContextIndex:
         if e.placeholder:
             return None
         hit = self.contacts.get(_ckey(e))
+        if hit is None and e.norm.startswith(SHORT_PHONE):  # a context may write "1332" with no "국번없이"
+            digits = e.norm[len(SHORT_PHONE):]
+            return next(((digits, d.n) for d in self.docs
+                         if re.search(rf"(?<![\d\-.]){digits}(?![\d\-])", d.chunk.text)), None)
         if hit is None and e.kind == "url":
             for key, val in self.contacts.items():
                 if key.startswith("url:") and (key[4:] + "/").startswith(e.norm + "/"):
@@ -311,12 +317,15 @@ _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 # "2.1 …" at a line's start or after a sentence end (group 1: the section); "C3 You must …" (group 1: the letter)
 _ANY_SUB_SECTION = re.compile(r"(?m)(?:^[ \t]*(\d{1,2})\.[1-9]\d?\s|(?<=[.;:–—]\s)(\d{1,2})\.[1-9]\d?\s+(?=[A-Z(]))")
 _CODED_ITEM = re.compile(r"(?m)^[ \t]*([A-H])(\d{1,2})\b[ \t]+(?=[A-Z(])")
+# a section heading numbered without a word: "4. Complaint stages" on its own line (a title, no closing stop), as
+# councils and statutes number them; "section 4(3)" and "clause 4(2)(b)" cite it
+_NUMBERED_HEADING = re.compile(r"(?m)^[ \t]*(\d{1,2})\.[ \t]+[A-Z][A-Za-z'’&,\- ]{2,60}$")
 
 
 def _runs(text: str, pattern: re.Pattern[str], prefix: str) -> dict[str, str]:
     """prefix + unit → its text, for a document whose lines are numbered by unit ("2.1", "2.2" under section 2;
     "C1", "C2" under part C): from the unit's first line to the first line of another unit."""
-    starts = [(m.group(1) or m.group(2), m.start()) for m in pattern.finditer(text)]
+    starts = [(next(g for g in m.groups() if g), m.start()) for m in pattern.finditer(text)]
     out: dict[str, str] = {}
     for i, (unit, start) in enumerate(starts):
         key = prefix + (str(int(unit)) if unit.isdigit() else unit)

@@ -127,6 +127,8 @@ def _cites_beyond(s: str, bad: list[Entity]) -> bool:
     return any((c.start, c.end) not in invented for c in extract_citations(s) if c.article)
 
 
+# the lettered part a clause is cited under: "Part D, " before "clause 14.3"
+_CONTAINER = re.compile(r"\b(?:Part|PART)\s[A-Z],\s?$")
 _POSSESSIVE = re.compile(r"(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:the\s+)?$")
 
 
@@ -371,6 +373,9 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 owner = _ending_at(_POSSESSIVE, s, e.start) if e.kind == "department" else None
                 if owner:  # "HR's Employee Relations Unit" → "HR": the owner named before it is real
                     start, word = owner.start(), ""
+                part = _ending_at(_CONTAINER, s, e.start) if e.kind == "citation" else None
+                if part:  # "under Part D, clause 14.3" → "under the relevant provision", not "Part D, the …"
+                    start = part.start()
             edits.append((start, e.end, word))
             repl[id(e)] = word
     new = _apply(s, edits)

@@ -24,7 +24,7 @@ from geunkeo.text.numbers import find_quantities
 class Entity:
     """One extracted item. For citations `regulation`/`ref`/`article`/`paragraph`/`item` are filled."""
 
-    kind: str  # phone | fax | email | url | department | citation | amount | date | percent
+    kind: str  # phone | fax | email | url | address | department | citation | amount | date | percent
     text: str
     start: int
     end: int
@@ -46,7 +46,7 @@ class Entity:
         return (self.regulation, self.article, self.paragraph, self.item)
 
 
-CONTACT_KINDS = frozenset({"phone", "fax", "email", "url"})
+CONTACT_KINDS = frozenset({"phone", "fax", "email", "url", "address"})
 
 def _first(chars: str, pattern: str, flags: int = 0) -> re.Pattern:
     """Compile with a one-character lookahead in front: most positions fail at once (the filter runs these over
@@ -82,6 +82,50 @@ _PHONE_OTHER = _first(
 _TRUNK_ZERO = re.compile(r"^\+(82|44|33|49|61|64|81|86|852|886|353)")
 # extensions: 내선 1234, (교내 2345), ext. 1234
 _PHONE_EXT = _first("내교eE", r"(?:내선|교내)\s?(?:번호\s?)?\d{3,5}(?!\d)|(?i:ext\.?|extension)\s?\d{2,5}(?!\d)")
+# Korea's short public numbers, a phone only where the text says so: "국번없이 1332", "☎ 120", "소비자상담센터(1372)",
+# "1345번으로"; a bare 13xx may be a year or an amount
+_PHONE_SHORT = _first("국☎(1", r"(?:국번\s?없이|☎)\s?(?P<a>1\d{2,3})(?![\d\-.,])|(?<=[가-힣])\((?P<b>13\d{2})\)"
+                          r"|(?<![\d\-.,])(?P<c>13\d{2})번(?!지|째)")
+SHORT_PHONE = "short"  # Entity.norm prefix of a short number
+# street addresses, keyed by road and number: "서울특별시 성북구 안암로 145 서연관 2층" (a 시·군·구 before the road, so
+# "…로 150" in running text is not one; the building and floor after it belong to it), "12 Market Street",
+# "PO Box 7711", "GPO Box 4120"
+_ROAD_NUMBER = _first("로길", r"(?:로|길)\s?\d")  # where an address can be: searched around these only
+_ADDRESS_KO = re.compile(
+    r"(?<![가-힣])(?:[가-힣]{2,8}(?:특별시|광역시|특별자치시|특별자치도|도)\s)?(?:[가-힣]{1,8}(?:시|군|구)\s){1,2}"
+    r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d.,%])"
+    r"(?:\s[가-힣\d]{1,12}(?:관|회관|빌딩|타워|홀|동))?(?:\s?\d{1,3}층)?(?:\s?\d{1,4}호)?")
+_ADDRESS_EN = _first(
+    "GP0-9", r"\b(?:(?:G\.?P\.?O\.?|P\.?O\.?)\s?Box\s(?P<box>\d{1,6})"
+    r"|(?P<street>\d{1,5}\s(?:[A-Z][a-z]+\s){1,3}(?:Street|Road|Avenue|Lane|Drive|Place|Square|Way|Boulevard|Terrace)))\b")
+
+
+def _korean_addresses(text: str) -> list[tuple[int, int]]:
+    """Spans of Korean street addresses, each searched in a window around a "…로 12" / "…길 3" (the full pattern
+    would start at every Hangul character)."""
+    spans: list[tuple[int, int]] = []
+    for hint in _ROAD_NUMBER.finditer(text):
+        if spans and hint.start() < spans[-1][1]:
+            continue
+        lo = max(0, hint.start() - 40)
+        for m in _ADDRESS_KO.finditer(text, lo, min(len(text), hint.end() + 40)):
+            if m.start("road") <= hint.start() < m.end("road"):
+                spans.append(m.span())
+                break
+    return spans
+
+
+def address_key(text: str) -> str:
+    """Road and number ("안암로145"), the box ("box7711") or the street line ("12marketstreet")."""
+    m = _ADDRESS_KO.search(text)
+    if m:
+        return m.group("road") + m.group("num")
+    m = _ADDRESS_EN.search(text)
+    if m and m.group("box"):
+        return "box" + m.group("box")
+    return re.sub(r"\s", "", text).casefold()
+
+
 _FAX_LABEL = re.compile(r"(?:팩스|fax|f\.|facsimile)\s*(?:번호|no\.?|number)?\s*[:：)]?\s*\(?\s*$", re.I)
 _EMAIL = re.compile(r"(?<![A-Za-z0-9.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _URL_CHARS = r"[^\s\x00<>()\[\]{}\"'「」가-힣,]"
@@ -136,7 +180,7 @@ class _Spans:
 
 
 def extract_contacts(text: str) -> list[Entity]:
-    """Phones, faxes, e-mails and URLs in `text`, in order, without overlaps."""
+    """Phones, faxes, e-mails, URLs and street addresses in `text`, in order, without overlaps."""
     found: list[Entity] = []
     taken = _Spans()
 
@@ -166,6 +210,16 @@ def extract_contacts(text: str) -> list[Entity]:
                 continue
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
             found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
+            taken.add(s, e)
+    for s, e in [*_korean_addresses(text), *(m.span() for m in _ADDRESS_EN.finditer(text))]:
+        if not taken.overlaps(s, e):
+            found.append(Entity("address", text[s:e], s, e, address_key(text[s:e])))
+            taken.add(s, e)
+    for m in _PHONE_SHORT.finditer(text):
+        g = "a" if m.group("a") else "b" if m.group("b") else "c"
+        s, e = m.span(g)
+        if not taken.overlaps(s, e):
+            found.append(Entity("phone", m.group(g), s, e, SHORT_PHONE + m.group(g)))
             taken.add(s, e)
     found.sort(key=lambda x: x.start)
     return found
@@ -223,7 +277,7 @@ _BU_OK_NEXT = re.compile(
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
                  r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency|Ombudsman|Library|Cell|Panel|Tribunal|"
-                 r"Registry)")
+                 r"Registry|College|School)")
 # a capitalised word; a possessive ends the name ("the Graduate School's Appeals Board" names two bodies)
 _EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = _first(
@@ -407,8 +461,8 @@ _CITE_EN = _first(
     "「『ACSacs§RrGgEePp", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
     r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
     r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|GC(?=\s?\d)|[Ee]xclusion|[Ee]ndorsement|[Pp]ara(?:graph)?\.?(?=\s?\d+\.\d)|Annex|ANNEX|"
-    r"Appendix|APPENDIX)\s?"
-    r"(?P<art>\d+|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
+    r"Appendix|APPENDIX|Part(?=\s[A-Z]\b)|PART(?=\s[A-Z]\b))\s?"
+    r"(?P<art>\d+|(?<=Part\s)[A-Z]\b|(?<=PART\s)[A-Z]\b|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
     r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
     r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
     r"(?:\((?P<sub3>[ivx]{1,4})\))?"
@@ -452,7 +506,7 @@ _BARE_MOK = _first("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
 
-_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End")  # keys of annexes and lists: "같은 조" never points at them
+_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt")  # keys of annexes and lists: "같은 조" never points at them
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
 
 
@@ -478,6 +532,8 @@ _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
     (re.compile(r"\b[Ee]ndorsements?\s?(\d+)"), lambda m: f"End{int(m.group(1))}"),
     (re.compile(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b"), lambda m: "Anx" + m.group(1)),
     (re.compile(r"\b(?:Appendix|APPENDIX)\s?([A-Z0-9])\b"), lambda m: "Apx" + m.group(1)),
+    # a policy wording's lettered parts: "Part B — What we cover"; numbered parts ("Part 2") stay sections
+    (re.compile(r"\b(?:Part|PART)\s([A-Z])\b"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
     (re.compile(r"\b(?:[Ss]chedule|SCHEDULE|Sch\.)\s?(\d+)|별표\s?(\d+)"),
      lambda m: f"Sch{int(m.group(1) or m.group(2))}"),
