@@ -70,3 +70,29 @@ def test_street_addresses_are_checked_by_road_and_number():
 def test_a_college_or_school_the_contexts_do_not_name_is_an_invented_office():
     text, removed = removed_items("Send the form to the Doctoral College.", [COUNCIL], "en")
     assert removed == ["Doctoral College"] and "the responsible office" in text
+
+
+NOTICE = Chunk(
+    chunk_id="nt#3", doc_id="nt", title="수강신청 안내", location="문의", lang="ko",
+    text="수강신청 문의: 교무처 학사관리팀 (02) 3290-1114 / haksa@seoyeon.ac.kr\n보험금 청구 서류: claim@nuri-ins.co.kr\n"
+         "Claims: lodge online at harbourline.com.au/claims.")
+
+
+def test_an_office_keeps_the_sentence_when_every_contact_after_it_is_invented():
+    text, removed = removed_items("문의는 학사관리팀 02-3290-1120 또는 sugang@seoyeon.ac.kr로 보내주세요.", [NOTICE], "ko")
+    assert sorted(removed) == ["02-3290-1120", "sugang@seoyeon.ac.kr"] and "문의는 학사관리팀으로 보내주세요." in text
+    # a real number after the office stays, and carries the sentence
+    text, removed = removed_items("문의는 학사관리팀 (02) 3290-1114 또는 sugang@seoyeon.ac.kr로 보내주세요.", [NOTICE], "ko")
+    assert removed == ["sugang@seoyeon.ac.kr"] and "학사관리팀 (02) 3290-1114로 보내주세요." in text
+
+
+def test_an_invented_alternative_after_an_honorific_or_goes_and_its_ending_moves():
+    text, removed = removed_items("서류는 claim@nuri-ins.co.kr로 보내시거나 팩스 1588-7711로 보내셔도 됩니다.", [NOTICE], "ko")
+    assert removed == ["1588-7711"] and "서류는 claim@nuri-ins.co.kr로 보내셔도 됩니다." in text
+
+
+def test_an_invented_last_alternative_goes_with_its_verb():
+    text, removed = removed_items("You can lodge a claim online at harbourline.com.au/claims or email photos of the "
+                                  "damage to claims@harbourline.com.au.", [NOTICE], "en")
+    assert removed == ["claims@harbourline.com.au"]
+    assert text.startswith("You can lodge a claim online at harbourline.com.au/claims.")

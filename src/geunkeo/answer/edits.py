@@ -47,11 +47,13 @@ _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|onli
 # "팩스로 보내거나 a@b로 제출하시면 됩니다": the alternative after 거나 goes, and its ending moves to the first verb
 # ("…보내거나, 보상서류 전용 팩스 <invented>로 보내면 됩니다": up to three words describing it may precede it)
 _KO_OR_BEFORE = re.compile(r"(?<=[가-힣])거나,?\s+(?:(?:[가-힣]{1,8}\s+){0,3}?(?:" + LABEL_WORDS + r")\s*[:：]?\s*)?$", re.I)
-_KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:으)?시면\s?됩니다|(?:으)?면\s?됩니다|(?:으)?세요|"
+_KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:으)?시면\s?됩니다|(?:으)?면\s?됩니다|(?:으)?세요|(?:으)?셔도\s?됩니다|"
                           r"(?:으)?십시오|(?:으)?시기\s?바랍니다)")
 
 
 # "… escalate to AFCA on 1800 931 687.": a number after "on/at" is an aside of a clause whose verb is not "call"
+# "…online at <real URL> or email photos of the damage to <invented>.": the last alternative goes with its verb
+_OR_LAST = re.compile(r"(?<=\w)(?:\s*,)?\s+or\s+(?:e-?mail|call|phone|ring|text|write|send|fax|post|visit)\b[^,;:.!?]*$", re.I)
 _ON_NUMBER = re.compile(r"(?<=[\w)])\s+(?:on|at)\s+(?:(?:freephone|toll-free|free\s?call)\s+)?$", re.I)
 _CALL_CLAUSE = re.compile(r"\b(?:call|ring|phone|dial|contact|reach|text|fax)\b[^,.;:]*$", re.I)
 # "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
@@ -203,9 +205,17 @@ def _real_office_before(s: str, contact: Entity, bad: list[Entity]) -> int | Non
     is not itself invented (an invented one, "the responsible office", would carry nothing)."""
     lo = max(0, contact.start - _WINDOW)
     offices = extract_departments(s[lo : contact.start])
-    if not offices or not _DEPT_TO_CONTACT.fullmatch(s[lo + offices[-1].end : contact.start]):
+    if not offices:
         return None
     end = lo + offices[-1].end
+    # "학사관리팀 <invented> 또는 <invented>로": invented contacts between the office and this one go too
+    gap = s[end : contact.start]
+    for x in sorted((x for x in bad if x.is_contact and end <= x.start and x.end <= contact.start),
+                    key=lambda x: -x.start):
+        gap = gap[: x.start - end] + gap[x.end - end :]
+    gap = re.sub(r"\s*(?:또는|및|\bor\b|[,/·;])\s*$", " ", gap, flags=re.I) if gap != s[end : contact.start] else gap
+    if not _DEPT_TO_CONTACT.fullmatch(gap):
+        return None
     return None if any(not x.is_contact and x.start < end <= x.end for x in bad) else end
 
 
@@ -311,9 +321,12 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 # 받거나 → 받으세요: a final consonant other than ㄹ (index 8) takes 으
                 vowel = "으" if final_consonant(stem[-1]) not in (None, 0, 8) and not after.group("end").startswith("으") else ""
                 end = after.group("end")
+                start = before.start()
                 if stem.endswith("시") and end.startswith("시"):  # "보내시거나 … 하시면 됩니다" → "보내시면 됩니다"
                     end = end[1:]
-                edits.append((before.start(), after.end(), vowel + end))
+                elif stem.endswith("시") and end.startswith("셔"):  # "보내시거나 … 보내셔도 됩니다" → "보내셔도 됩니다"
+                    start -= 1
+                edits.append((start, after.end(), vowel + end))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
@@ -323,6 +336,12 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 channel = _ending_at(_ON_NUMBER, s, e.start)
             if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
                 edits.append((channel.start(), e.end, ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
+            last = _ending_at(_OR_LAST, s, e.start) if lang == "en" else None
+            if last and re.match(r"\s*[.!?]?\s*$", s[e.end :]) and not near.starting_in(last.start(), e.start, e):
+                edits.append((last.start(), e.end, ""))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
