@@ -21,6 +21,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from geunkeo.answer.base import source_lang
 from geunkeo.answer.extractive import chunk_units, title_terms
 from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
@@ -134,10 +135,11 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     in for the asker's word it was made from: "기숙사 통금" is answered by a chunk on 생활관 출입 제한. For a question
     in another language than the top chunks, the plan's terms in the chunks' language are the only words that can
     match."""
-    top = hits[:top_chunks]
+    qlang = "en" if detect_lang(query) == "en" else "ko"
+    src = source_lang(qlang, hits)  # an other-language chunk first: the answer is drawn from that language
+    top = [h for h in hits if h.chunk.lang == src][:top_chunks] if src else hits[:top_chunks]
     if not top:
         return Answerability(0.0, {})
-    qlang = "en" if detect_lang(query) == "en" else "ko"
     # the asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss)
     own = [t for t in dict.fromkeys(get_analyzer().terms(query))
            if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))]

@@ -27,6 +27,17 @@ class AnswerSentence:
     generic: bool = False  # a standard sentence (contact advice, source-language note): needs no citation
 
 
+def source_lang(query_lang: str, hits: list[Hit]) -> str | None:
+    """The language an answer must be drawn from when retrieval ranked a chunk in another language than the
+    question's first ("ko" for an English question over a Korean 학칙), else None.
+
+    The same-language hits below it were ranked lower for a reason (retrieve/crosslingual.py: they miss the
+    question's concepts), and an answer quotes one language: the answerer, the answerability check and the
+    retrieval confidence then read only the hits in this language."""
+    top = hits[0].chunk.lang if hits else None
+    return top if top in ("ko", "en") and top != query_lang else None
+
+
 def content_sentences(sentences: Iterable[AnswerSentence]) -> list[AnswerSentence]:
     """The sentences that state something from the documents (not the standard generic ones)."""
     return [s for s in sentences if not s.generic]

@@ -17,12 +17,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from geunkeo.answer.base import Answer, Answerer, AnswerSentence
+from geunkeo.answer.base import Answer, Answerer, AnswerSentence, source_lang
 from geunkeo.answer.cited import citation_for, render
 from geunkeo.answer.slots import NUMERIC_SLOTS, asks_several, question_slots, sentence_slots
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.reflow import ends_sentence
 from geunkeo.retrieve.base import Hit
+from geunkeo.retrieve.versions import IN_FORCE
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.kiwi import get_kiwi
 from geunkeo.text.patterns import HANGUL, detect_lang
@@ -244,7 +245,7 @@ class ExtractiveAnswerer(Answerer):
         slots = question_slots(query)
         # the query's weighted terms: the plan's, else the query's own (analysed once, read by both steps)
         weights = dict(terms) if terms else dict.fromkeys(get_analyzer().terms(query), 1.0)
-        cands, units_by_hit = self._candidates(query, hits, weights, slots)
+        cands, units_by_hit = self._candidates(query, hits, weights, slots, source_lang(lang, hits))
         # a question that asks several things: supporting sentences are also chosen for the words of the question
         # no chosen sentence holds yet (its other part), not only for overall relevance
         chosen = self._choose(cands, [h.chunk.title or h.chunk.doc_id for h in hits],
@@ -267,13 +268,18 @@ class ExtractiveAnswerer(Answerer):
         return Answer(query=query, text=render(sentences), lang=lang, sentences=sentences, contexts=list(hits),
                       answerer=self.name, trace=trace)
 
-    def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float],
-                    slots: list[str]) -> tuple[list[_Candidate], dict[int, tuple]]:
+    def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float], slots: list[str],
+                    only_lang: str | None = None) -> tuple[list[_Candidate], dict[int, tuple]]:
         # the best chunks, and any lower hit from the same page of a document as one of them: the rest of the page
-        # a chunk boundary cut off ("…시장규모는 4.2조 USD" | "전 세계 온라인 소비의 40.5%가 중국에서 …")
-        top_pages = {_page_of(h) for h in hits[: self.top_chunks]} - {None}
-        units_by_hit = {r: chunk_units(hit.chunk.text) for r, hit in enumerate(hits)
-                        if r < self.top_chunks or _page_of(hit) in top_pages}
+        # a chunk boundary cut off ("…시장규모는 4.2조 USD" | "전 세계 온라인 소비의 40.5%가 중국에서 …");
+        # with `only_lang` (base.source_lang), the best chunks in that language
+        # a version of a regulation that is not in force is not quoted (retrieve/versions.py marks it when the one
+        # in force was retrieved too; the gate still warns if an answer cites it)
+        pool = [(r, h) for r, h in enumerate(hits) if (only_lang is None or h.chunk.lang == only_lang)
+                and h.chunk.metadata.get("version_status") in (None, IN_FORCE)]
+        top_pages = {_page_of(h) for _, h in pool[: self.top_chunks]} - {None}
+        units_by_hit = {r: chunk_units(hit.chunk.text) for i, (r, hit) in enumerate(pool)
+                        if i < self.top_chunks or _page_of(hit) in top_pages}
         asked = ordinals(query)
         cands: list[_Candidate] = []
         seen: set[str] = set()

@@ -23,7 +23,7 @@ coverage below threshold, or a cited chunk of a superseded version (retrieve/ver
 from __future__ import annotations
 
 from geunkeo.answer.answerability import Answerability
-from geunkeo.answer.base import Answer, GateDecision, citation_coverage, content_sentences
+from geunkeo.answer.base import Answer, GateDecision, citation_coverage, content_sentences, source_lang
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import superseded_cited
@@ -56,7 +56,10 @@ def retrieval_confidence(query: str, hits: list[Hit], terms: dict[str, float] | 
     else:
         parts["margin"] = 0.0
     qlang = "en" if detect_lang(query) == "en" else "ko"
-    same = [h for h in hits[:3] if (h.chunk.lang if h.chunk.lang in ("ko", "en") else "ko") == qlang]
+    # an other-language chunk ranked first is what the answer is drawn from: the question's own words cannot be
+    # in it, and the same-language chunks below it are not what is answered from (base.source_lang)
+    same = [] if source_lang(qlang, hits) else [
+        h for h in hits[:3] if (h.chunk.lang if h.chunk.lang in ("ko", "en") else "ko") == qlang]
     if same:
         analyzer = get_analyzer()
         weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
