@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import (
     EN_DOC_KINDS,
+    FORM_KO,
+    POSTCODE,
     SHORT_PHONE,
     Entity,
     article_key,
@@ -24,15 +26,17 @@ from geunkeo.text.entities import (
 )
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
-                      r"|(?:Section|SECTION|Clause|CLAUSE|§)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
+                      r"|(?:Section|SECTION|Clause|CLAUSE|§|Policy(?=\s\d+\.\d))\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
                       r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?"
-                      r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|(?:Annex|ANNEX)\s([A-Z0-9])\b"
+                      r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|Endorsement\s([IVX]{1,5})\b|(?:Section|SECTION)\s([A-Z])\b(?![.\d])|(?:Annex|ANNEX)\s([A-Z0-9])\b"
                       r"|(?:Appendix|APPENDIX)\s([A-Z0-9])\b|(?:Part|PART)\s([A-Z])\b)")
 _SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … Section 2. Grounds …"
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
 _LIST_HEADING = re.compile(r"\b(?:General\s)?(Condition|Exclusion)s\b", re.I)
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
+_ANY_POINT = re.compile(r"\((?:[a-z]|[ivx]{1,4})\)|(?m:^[ \t]*[a-z][.)]\s)")
+_PHONE_RANGE = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})\s?[~∼-]\s?(?P<last>\d{1,4})(?!\d)")
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 _EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
 _ITEM_NUM = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")  # a 호 in running text: "… 손해 1. 고의로 … 2. 전쟁으로 …"
@@ -77,7 +81,8 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
     for i, (key, start) in enumerate(heads):
         # an article runs to the next article (the addenda's included, or the 부칙 line): its "Section 2." lines are
         # its paragraphs, not its end
-        later = [h[1] for h in heads[i + 1 :] if _is_article(h[0]) or not _is_article(key)]
+        # ("Policy 4.2.1 …", "Policy 4.2.2 …" are headings of one section 4: it runs on past them)
+        later = [h[1] for h in heads[i + 1 :] if h[0] != key and (_is_article(h[0]) or not _is_article(key))]
         if addenda and start < addenda.start():
             later.append(addenda.start())
         end = min(later, default=len(text))
@@ -97,6 +102,8 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
         arts[own] = text[:end]
     # units numbered without a heading word: "Part 2 - …\n2.1 …" and "4. Complaint stages" are sections 2 and 4;
     # "B1 Accidental injury: …" is item B1
+    for form in FORM_KO.finditer(text):  # a form the regulation attaches exists wherever its text names it
+        arts.setdefault(f"Frm{int(form.group('n'))}", form.group(0))
     for pattern, prefix in ((_ANY_SUB_SECTION, "§"), (_NUMBERED_HEADING, "§"), (_CODED_ITEM, "Pt")):
         for key, unit_text in _runs(text, pattern, prefix).items():
             arts.setdefault(key, unit_text)
@@ -136,6 +143,7 @@ class ContextIndex:
         self.departments: dict[str, int] = {}  # dept_key → n
         self.numbers: dict[str, int] = {}
         self.texts: list[str] = []
+        self._compact: str | None = None
         self.known_departments = known_departments
         for n, chunk in enumerate(chunks, start=1):
             self._add(n, chunk)
@@ -188,10 +196,19 @@ class ContextIndex:
         if e.placeholder:
             return None
         hit = self.contacts.get(_ckey(e))
-        if hit is None and e.norm.startswith(SHORT_PHONE):  # a context may write "1332" with no "국번없이"
-            digits = e.norm[len(SHORT_PHONE):]
+        if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
+            digits = re.sub(r"\D", "", e.norm)
             return next(((digits, d.n) for d in self.docs
                          if re.search(rf"(?<![\d\-.]){digits}(?![\d\-])", d.chunk.text)), None)
+        if hit is None and e.kind in ("phone", "fax"):  # "02-2150-3471~3" lists 3471, 3472 and 3473
+            for d in self.docs:
+                for m in _PHONE_RANGE.finditer(d.chunk.text):
+                    first, last = m.group("first"), m.group("last")
+                    head = re.sub(r"\D", "", m.group("head"))
+                    last = first[: len(first) - len(last)] + last
+                    if (e.norm.startswith(head) and e.norm[len(head):].isdigit() and len(e.norm) - len(head) == len(first)
+                            and int(first) <= int(e.norm[len(head):]) <= int(last)):
+                        return m.group(0), d.n
         if hit is None and e.kind == "url":
             for key, val in self.contacts.items():
                 if key.startswith("url:") and (key[4:] + "/").startswith(e.norm + "/"):
@@ -202,6 +219,10 @@ class ContextIndex:
         """n of the context that names this department (whole-word, spacing-insensitive)."""
         if e.norm in self.departments:
             return self.departments[e.norm]
+        if self._compact is None:  # the texts without spaces: a name absent from all of them needs no regex
+            self._compact = "\x00".join(re.sub(r"\s+", "", t) for t in self.texts)
+        if e.norm not in self._compact:
+            return None
         chars = [re.escape(c) for c in e.norm]  # dept_key: spacing, "the" and (주) do not matter
         rx = re.compile(r"(?<![가-힣a-z])" + r"\s*".join(chars))
         for n, t in enumerate(self.texts, start=1):
@@ -285,6 +306,9 @@ class ContextIndex:
         if re.fullmatch(r"[a-z]|[ivx]{2,4}", num):  # "Section 4.2(b)(iii)", "5.3(iii)": points, then sub-points
             if seg is not None and not _LETTERED.search(seg) and _LETTERED.search(text):
                 return False  # the article letters the points of another paragraph, not of this one
+            if (seg is not None and not _ANY_POINT.search(seg)
+                    and text.find(seg) + len(seg.rstrip()) < len(text.rstrip())):
+                return False  # "C1(b)": C1 is seen whole, up to C2, and lists no points at all
             return _has_points(where, item.split("-"))
         if num:
             listed = set(_ITEM_NUM.findall(seg if seg is not None else text))
@@ -340,7 +364,7 @@ def _sub_section(article: str, para: str) -> str:
     """Where sub-section `article`.`para` starts: at a line's start ("6.1 A graduate …"), or inside a line after a
     sentence ends ("… Confirmation. 3.1 New employees serve …", "Leave. 4.2 Employees must …") when a capital or
     a bracket follows, so "$3.3 million" and "rated 4.2 out of 5" are not sub-sections."""
-    return (rf"(?m)(?:^[ \t]*{article}\.{para}\b|(?<=[.;:–—]\s){article}\.{para}\b(?=\s+[A-Z(]))")
+    return (rf"(?m)(?:^[ \t]*(?:[A-Z][a-z]+\s)?{article}\.{para}\b|(?<=[.;:–—]\s){article}\.{para}\b(?=\s+[A-Z(]))")
 
 
 def _paragraph_text(text: str, art: str, para: int) -> str | None:
@@ -415,7 +439,7 @@ def _has_sub_section(text: str, art: str, para: int | None, num: str, rest: str)
     under 17.4.1 or 17.4.2" names two, so 17.4.3 is not one)."""
     if para is None or not _dotted(art):
         return True
-    head = rf"(?m)^[ \t]*{re.escape(art[1:])}\.{para}\."
+    head = rf"(?m)^[ \t]*(?:[A-Z][a-z]+\s)?{re.escape(art[1:])}\.{para}\."  # "4.2.2 …", "Policy 4.2.2 …"
     start = re.search(head + re.escape(num) + r"\b", text)
     if start is None:
         named = set(re.findall(rf"(?<![\d.]){re.escape(art[1:])}\.{para}\.(\d+)\b", text))

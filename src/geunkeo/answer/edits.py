@@ -53,7 +53,9 @@ _KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:�
 
 # "… escalate to AFCA on 1800 931 687.": a number after "on/at" is an aside of a clause whose verb is not "call"
 # "…online at <real URL> or email photos of the damage to <invented>.": the last alternative goes with its verb
-_OR_LAST = re.compile(r"(?<=\w)(?:\s*,)?\s+or\s+(?:e-?mail|call|phone|ring|text|write|send|fax|post|visit)\b[^,;:.!?]*$", re.I)
+# ("… on 1300 762 114 or the after-hours nurse line on <invented>.": a line named with its number goes with it)
+_OR_LAST = re.compile(r"(?<=\w)(?:\s*,)?\s+or\s+(?:(?:e-?mail|call|phone|ring|text|write|send|fax|post|visit)\b[^,;:.!?]*"
+                      r"|(?:the|our|your)\s[^,;:.!?]{1,60}?\s(?:on|at)\s+)$", re.I)
 _ON_NUMBER = re.compile(r"(?<=[\w)])\s+(?:on|at)\s+(?:(?:freephone|toll-free|free\s?call)\s+)?$", re.I)
 _CALL_CLAUSE = re.compile(r"\b(?:call|ring|phone|dial|contact|reach|text|fax)\b[^,.;:]*$", re.I)
 # "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
@@ -129,6 +131,8 @@ def _cites_beyond(s: str, bad: list[Entity]) -> bool:
     return any((c.start, c.end) not in invented for c in extract_citations(s) if c.article)
 
 
+_PART_TITLE = re.compile(r"\s?(?:[–—-]\s?(?:[A-Z][a-z]+|and|of)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}"
+                         r"|\((?:[A-Z][a-z]+)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}\))")
 # the lettered part a clause is cited under: "Part D, " before "clause 14.3"
 _CONTAINER = re.compile(r"\b(?:Part|PART)\s[A-Z],\s?$")
 _POSSESSIVE = re.compile(r"(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:the\s+)?$")
@@ -383,7 +387,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             repl[id(e)] = phrases["contact"]
             needs_contact = True
         else:
-            word = phrases[e.kind]
+            word = "관련 서식" if e.kind == "citation" and e.article.startswith("Frm") else phrases[e.kind]
             start = e.start
             if lang == "en" or e.text[:1].isascii():
                 m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
@@ -395,7 +399,11 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 part = _ending_at(_CONTAINER, s, e.start) if e.kind == "citation" else None
                 if part:  # "under Part D, clause 14.3" → "under the relevant provision", not "Part D, the …"
                     start = part.start()
-            edits.append((start, e.end, word))
+            end = e.end
+            if e.kind == "citation" and e.article.startswith("Prt"):  # "Part E (Optional Covers)": its title too
+                title = _PART_TITLE.match(s, end)
+                end = title.end() if title else end
+            edits.append((start, end, word))
             repl[id(e)] = word
     new = _apply(s, edits)
     if residual_is_empty(new):

@@ -34,12 +34,13 @@ from geunkeo.answer.rewrite import (
 )
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
-from geunkeo.text.entities import Entity, extract_all, reg_key
+from geunkeo.text.entities import Entity, dept_key, extract_all, reg_key
 from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
 _DEICTIC_PREFIX = re.compile(r"^(?:같은|동|이|본|당|해당|these|this|thesame|the)", re.I)
 _HANGUL = re.compile(r"[가-힣]")
+_SPACED_PREFIX = re.compile(r"(?<![가-힣])([가-힣]{2,4})\s$")  # one word before a Korean office name
 _CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _JOIN = " \x00 "
 
@@ -190,6 +191,9 @@ class HallucinationFilter:
                     _keep(report, _kept(e, ctx, hit[1]))
             elif e.kind == "department":
                 n = ctx.department(e)
+                if n is None:  # "장학 복지팀" / "고객 권익보호센터": the context's 장학복지팀, written with a space
+                    before = _SPACED_PREFIX.search(sent, max(0, e.start - 12), e.start)
+                    n = ctx.department(replace(e, norm=dept_key(before.group(1) + e.text))) if before else None
                 if n is None:
                     bad.append(e)
                 else:

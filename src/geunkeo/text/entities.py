@@ -84,9 +84,13 @@ _TRUNK_ZERO = re.compile(r"^\+(82|44|33|49|61|64|81|86|852|886|353)")
 _PHONE_EXT = _first("내교eE", r"(?:내선|교내)\s?(?:번호\s?)?\d{3,5}(?!\d)|(?i:ext\.?|extension)\s?\d{2,5}(?!\d)")
 # Korea's short public numbers, a phone only where the text says so: "국번없이 1332", "☎ 120", "소비자상담센터(1372)",
 # "1345번으로"; a bare 13xx may be a year or an amount
-_PHONE_SHORT = _first("국☎(1", r"(?:국번\s?없이|☎)\s?(?P<a>1\d{2,3})(?![\d\-.,])|(?<=[가-힣])\((?P<b>13\d{2})\)"
-                          r"|(?<![\d\-.,])(?P<c>13\d{2})번(?!지|째)")
+_PHONE_SHORT = _first("국☎(1센재상", r"(?:국번\s?없이|☎)\s?(?P<a>1\d{2,3})(?![\d\-.,])|(?<=[가-힣])\((?P<b>13\d{2})\)"
+                          r"|(?<![\d\-.,])(?P<c>13\d{2})번(?!지|째)"
+                          # a call centre's number after or before its name: "민원콜센터 182로", "120 다산콜재단"
+                          r"|(?:센터|재단|상담소)\s?(?P<d>1\d{2,3})(?=으로|로|에|번|[\s,)]|$)"
+                          r"|(?<![\d\-.,:~])(?P<e>1\d{2})\s(?=[가-힣]{0,10}(?:콜센터|콜재단|상담센터|신고센터))")
 SHORT_PHONE = "short"  # Entity.norm prefix of a short number
+POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 06721")
 # street addresses, keyed by road and number: "서울특별시 성북구 안암로 145 서연관 2층" (a 시·군·구 before the road, so
 # "…로 150" in running text is not one; the building and floor after it belong to it), "12 Market Street",
 # "PO Box 7711", "GPO Box 4120"
@@ -95,9 +99,16 @@ _ADDRESS_KO = re.compile(
     r"(?<![가-힣])(?:[가-힣]{2,8}(?:특별시|광역시|특별자치시|특별자치도|도)\s)?(?:[가-힣]{1,8}(?:시|군|구)\s){1,2}"
     r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d.,%])"
     r"(?:\s[가-힣\d]{1,12}(?:관|회관|빌딩|타워|홀|동))?(?:\s?\d{1,3}층)?(?:\s?\d{1,4}호)?")
+_POSTCODE_KO = _first("우(", r"(?:우편번호|\(우\)|우\))\s?:?\s?(?P<zip>\d{5})(?!\d)")
+_STREET_TYPES = {"St": "Street", "Rd": "Road", "Ave": "Avenue", "Ln": "Lane", "Dr": "Drive", "Pl": "Place",
+                 "Sq": "Square", "Blvd": "Boulevard", "Tce": "Terrace"}
+# the town and postcode after the street or box go with it: ", Leeds LS1 4AP", ", Sydney NSW 2001"
+_TOWN_POSTCODE = (r"(?:,\s(?:[A-Z][a-z]+\s){0,2}[A-Z][a-z]+)?"
+                  r"(?:,?\s(?:[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s\d{4}))?")
 _ADDRESS_EN = _first(
     "GP0-9", r"\b(?:(?:G\.?P\.?O\.?|P\.?O\.?)\s?Box\s(?P<box>\d{1,6})"
-    r"|(?P<street>\d{1,5}\s(?:[A-Z][a-z]+\s){1,3}(?:Street|Road|Avenue|Lane|Drive|Place|Square|Way|Boulevard|Terrace)))\b")
+    r"|(?P<street>\d{1,5}\s(?:[A-Z][a-z]+\s){1,3}(?P<type>" + "|".join([*_STREET_TYPES.values(), *_STREET_TYPES])
+    + r")))\b" + _TOWN_POSTCODE + r"(?![A-Za-z\d])")
 
 
 def _korean_addresses(text: str) -> list[tuple[int, int]]:
@@ -123,6 +134,9 @@ def address_key(text: str) -> str:
     m = _ADDRESS_EN.search(text)
     if m and m.group("box"):
         return "box" + m.group("box")
+    if m:  # "14 Canal St" is "14 Canal Street"
+        street = m.group("street")[: m.start("type") - m.start("street")] + _STREET_TYPES.get(m.group("type"), m.group("type"))
+        return re.sub(r"\s", "", street).casefold()
     return re.sub(r"\s", "", text).casefold()
 
 
@@ -215,8 +229,13 @@ def extract_contacts(text: str) -> list[Entity]:
         if not taken.overlaps(s, e):
             found.append(Entity("address", text[s:e], s, e, address_key(text[s:e])))
             taken.add(s, e)
+    for m in _POSTCODE_KO.finditer(text):
+        s, e = m.span("zip")
+        if not taken.overlaps(s, e):
+            found.append(Entity("address", m.group("zip"), s, e, POSTCODE + m.group("zip")))
+            taken.add(s, e)
     for m in _PHONE_SHORT.finditer(text):
-        g = "a" if m.group("a") else "b" if m.group("b") else "c"
+        g = next(k for k in "abcde" if m.group(k))
         s, e = m.span(g)
         if not taken.overlaps(s, e):
             found.append(Entity("phone", m.group(g), s, e, SHORT_PHONE + m.group(g)))
@@ -447,6 +466,8 @@ _REG_WINDOW = 60
 _ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
 # "별표 3", "별표 1 제3호": an annexed table, keyed like an English schedule ("Sch3")
 _ANNEX_KO = _first("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?")
+# a regulation's forms: "별지 제3호 서식", "별지 제3호서식", "별지 3호"
+FORM_KO = _first("별", r"별지\s?(?:제\s?)?(?P<n>\d+)\s?호(?:\s?서식)?")
 _BRACKET_NAME = _first("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
@@ -459,10 +480,11 @@ _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 # "s. 9.4(1)" is a section in statute style; a schedule's items are "Schedule 2, item 7" / "Schedule 1, paragraph 4"
 _CITE_EN = _first(
     "「『ACSacs§RrGgEePp", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
-    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
+    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|Policy(?=\s?\d+\.\d)|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
     r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|GC(?=\s?\d)|[Ee]xclusion|[Ee]ndorsement|[Pp]ara(?:graph)?\.?(?=\s?\d+\.\d)|Annex|ANNEX|"
     r"Appendix|APPENDIX|Part(?=\s[A-Z]\b)|PART(?=\s[A-Z]\b))\s?"
-    r"(?P<art>\d+|(?<=Part\s)[A-Z]\b|(?<=PART\s)[A-Z]\b|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
+    r"(?P<art>\d+|(?<=Part\s)[A-Z]\b|(?<=PART\s)[A-Z]\b|(?<=Section\s)[A-Z]\b(?=\s?[–—-]|\s\(|[,.;]|\s+of\b)|"
+    r"(?<=Endorsement\s)[IVX]{1,5}\b|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
     r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
     r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
     r"(?:\((?P<sub3>[ivx]{1,4})\))?"
@@ -506,7 +528,7 @@ _BARE_MOK = _first("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
 
-_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt")  # keys of annexes and lists: "같은 조" never points at them
+_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt", "Frm")  # keys of annexes and lists: "같은 조" never points at them
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
 
 
@@ -526,15 +548,20 @@ def reg_key(name: str) -> str:
 
 # (pattern, key) in order of precedence: the first kind of unit named in the string decides
 _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
-    (re.compile(r"(?:\b[Ss]ection|\bSECTION|\bSec\.|\b[Cc]lause|\bCLAUSE|§|(?<![A-Za-z])s\.|\b[Pp]ara(?:graph)?\.?)\s?(\d+)"),
+    (re.compile(r"(?:\b[Ss]ection|\bSECTION|\bSec\.|\b[Cc]lause|\bCLAUSE|§|(?<![A-Za-z])s\.|\b[Pp]ara(?:graph)?\.?|"
+                r"\bPolicy(?=\s?\d+(?:\.\d|$|,)))\s?(\d+)"),
      lambda m: f"§{int(m.group(1))}"),
     (re.compile(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b"), lambda m: str(roman_to_int(m.group(1)))),
     (re.compile(r"\b[Ee]ndorsements?\s?(\d+)"), lambda m: f"End{int(m.group(1))}"),
+    (re.compile(r"\bEndorsements?\s([IVX]{1,5})\b"), lambda m: f"End{roman_to_int(m.group(1))}"),
+    # a policy's lettered sections are its parts: "Section C – Benefits" (before the numbered-section key)
+    (re.compile(r"\b(?:Section|SECTION)\s([A-Z])\b(?![.\d])"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b"), lambda m: "Anx" + m.group(1)),
     (re.compile(r"\b(?:Appendix|APPENDIX)\s?([A-Z0-9])\b"), lambda m: "Apx" + m.group(1)),
     # a policy wording's lettered parts: "Part B — What we cover"; numbered parts ("Part 2") stay sections
     (re.compile(r"\b(?:Part|PART)\s([A-Z])\b"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
+    (re.compile(r"별지\s?(?:제\s?)?(\d+)\s?호"), lambda m: f"Frm{int(m.group(1))}"),
     (re.compile(r"\b(?:[Ss]chedule|SCHEDULE|Sch\.)\s?(\d+)|별표\s?(\d+)"),
      lambda m: f"Sch{int(m.group(1) or m.group(2))}"),
     (re.compile(r"\b(?:[Rr]egulation|REGULATION|Reg\.|[Rr]ule|RULE)\s?(\d+)"), lambda m: f"R{int(m.group(1))}"),
@@ -600,6 +627,9 @@ def extract_citations(text: str) -> list[Entity]:
         # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
+    for m in FORM_KO.finditer(text):
+        reg, ref, s = _ko_regulation_before(text, m.start())
+        out.append(_citation(text, s, m.end(), reg, ref, f"Frm{int(m.group('n'))}", None, None))
     for m in _ANNEX_KO.finditer(text):
         reg, ref, s = _ko_regulation_before(text, m.start())
         art, item = f"Sch{m.group('n')}", m.group("item")
