@@ -14,6 +14,7 @@ from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import (
     EN_DOC_KINDS,
     FORM_KO,
+    MENTIONED,
     POSTCODE,
     SHORT_PHONE,
     Entity,
@@ -258,6 +259,10 @@ class ContextIndex:
         """(context, evidence) supporting article `art` (its paragraph `para` and item `item`, when given) of one
         of `regs` (reg_key()s); `regs=None` means any regulation of the contexts, preferring those whose name
         contains `kind_word` (약관, 규정, terms…)."""
+        if art.startswith("M"):  # named anywhere in a context: a chapter, 부표, band, form or outside act
+            kind, _, code = art[1:].partition(":")
+            rx = re.compile(MENTIONED[kind][1].format(code=re.escape(code)))
+            return next(((d, d.chunk.text[:200]) for d in self.docs if rx.search(d.chunk.text)), None)
         docs = self.docs
         if regs is None and kind_word:
             preferred = [d for d in docs if any(kind_word in nm for nm in d.names)]
@@ -339,7 +344,7 @@ _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 
 
 # "2.1 …" at a line's start or after a sentence end (group 1: the section); "C3 You must …" (group 1: the letter)
-_ANY_SUB_SECTION = re.compile(r"(?m)(?:^[ \t]*(\d{1,2})\.[1-9]\d?\s|(?<=[.;:–—]\s)(\d{1,2})\.[1-9]\d?\s+(?=[A-Z(]))")
+_ANY_SUB_SECTION = re.compile(r"(?m)(?:^[ \t]*(\d{1,2})\.[1-9]\d?(?:\.[1-9]\d?)?\s|(?<=[.;:–—]\s)(\d{1,2})\.[1-9]\d?\s+(?=[A-Z(]))")
 _CODED_ITEM = re.compile(r"(?m)^[ \t]*([A-H])(\d{1,2})\b[ \t]+(?=[A-Z(])")
 # a section heading numbered without a word: "4. Complaint stages" on its own line (a title, no closing stop), as
 # councils and statutes number them; "section 4(3)" and "clause 4(2)(b)" cite it

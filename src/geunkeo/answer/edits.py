@@ -39,7 +39,8 @@ _NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및|\bor\b|\band\b)\s*(?=(?:" + L
                         + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
 _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
 _DETERMINER = re.compile(r"\b(?:the|our|your|their)\s+$", re.I)
-_AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$", re.I)
+# (or an office's bracketed contacts: "학사관리팀(☎ 02-6200-3315, 본관 2층 204호) 또는 <invented>")
+_AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$|\([^()]*\d{3,4}[-.\s]\d{4}[^()]*\)$", re.I)
 
 
 _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|online|portal|e-?mail|link|form)\s+(?:at\s+)?)?$",
@@ -133,6 +134,7 @@ def _cites_beyond(s: str, bad: list[Entity]) -> bool:
 
 _PART_TITLE = re.compile(r"\s?(?:[–—-]\s?(?:[A-Z][a-z]+|and|of)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}"
                          r"|\((?:[A-Z][a-z]+)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}\))")
+_ASIDE_END = re.compile(r"(?<=[가-힣])\([^()]*\)$")
 # the lettered part a clause is cited under: "Part D, " before "clause 14.3"
 _CONTAINER = re.compile(r"\b(?:Part|PART)\s[A-Z],\s?$")
 _POSSESSIVE = re.compile(r"(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:the\s+)?$")
@@ -502,4 +504,7 @@ def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:
                 text = head + group.group(0) + fix_particle(head, rest[group.end() :])
             else:
                 text = head + fix_particle(head, rest)
+        elif head.endswith(")") and (aside := _ASIDE_END.search(head, max(0, j - _WINDOW))):
+            # "학사관리팀(☎ …) 또는 <invented>로" → "학사관리팀(☎ …)으로": the particle follows the word before the aside
+            text = head + fix_particle(head[: aside.start()], rest)
     return tidy(text)

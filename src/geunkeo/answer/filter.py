@@ -214,6 +214,12 @@ class HallucinationFilter:
                 found = ctx.citation(e.article, e.paragraph, regs, kind_word, e.item)
                 if found is None and regs is None:
                     found = self._fallback(e, ctx, state, kind_word)
+                elif found is None and e.ref == "bare":  # "「의료법」 제3조 … (제5조 제2항)": the terms' own 제5조
+                    found = ctx.citation(e.article, e.paragraph, None, kind_word, e.item)
+                if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
+                    # "Regulation 7.3.8" in a code whose chunks number it "7.3.8 Records." with no word: one numbering
+                    other = ("§" if e.article[0] == "R" else "R") + e.article[1:]
+                    found = ctx.citation(other, e.paragraph, regs, kind_word, e.item)
                 if found is None:
                     bad.append(e)
                 else:

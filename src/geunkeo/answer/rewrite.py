@@ -107,10 +107,11 @@ def fix_particle(prev: str, rest: str) -> str:
 
 _MERGES = [
     (re.compile(r"(담당 부서)(?:인|이신|,)?\s*\(?\s*담당 부서\s*\)?"), r"\1"),
-    (re.compile(r"(관련 규정)(?:\s*(?:및|,|과|와|또는|·)\s*관련 규정)+"), r"\1"),
+    (re.compile(r"(관련 규정)(?:\s*(?:및|,|과|와|또는|·)\s*관련 규정|\s+관련 규정)+"), r"\1"),  # "제4관 제15조" both
     (re.compile(r"(?i)(the responsible office)(?:\s*\(\s*the responsible office\s*\)|\s*(?:,|or|and)\s*"
                 r"the responsible office)+"), r"\1"),
-    (re.compile(r"(?i)(the relevant provision)(?:\s*(?:,|and|or)\s*the relevant provision)+"), r"\1"),
+    (re.compile(r"(?i)(the relevant provision)(?:\s*(?:,|and|or)\s*the relevant provision|\s+the relevant provision)+"),
+     r"\1"),
 ]
 
 

@@ -88,7 +88,8 @@ _PHONE_SHORT = _first("국☎(1센재상", r"(?:국번\s?없이|☎)\s?(?P<a>1\d
                           r"|(?<![\d\-.,])(?P<c>13\d{2})번(?!지|째)"
                           # a call centre's number after or before its name: "민원콜센터 182로", "120 다산콜재단"
                           r"|(?:센터|재단|상담소)\s?(?P<d>1\d{2,3})(?=으로|로|에|번|[\s,)]|$)"
-                          r"|(?<![\d\-.,:~])(?P<e>1\d{2})\s(?=[가-힣]{0,10}(?:콜센터|콜재단|상담센터|신고센터))")
+                          r"|(?<![\d\-.,:~])(?P<e>1\d{2})\s(?=[가-힣]{0,10}(?:콜센터|콜재단|상담센터|신고센터))"
+                          r"|(?<![\d\-.,:~])(?P<f>1[1-9]\d)(?=번?(?:에|으로|로)\s?(?:먼저\s?)?(?:신고|전화|연락))")
 SHORT_PHONE = "short"  # Entity.norm prefix of a short number
 POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 06721")
 # street addresses, keyed by road and number: "서울특별시 성북구 안암로 145 서연관 2층" (a 시·군·구 before the road, so
@@ -97,7 +98,7 @@ POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 06721
 _ROAD_NUMBER = _first("로길", r"(?:로|길)\s?\d")  # where an address can be: searched around these only
 _ADDRESS_KO = re.compile(
     r"(?<![가-힣])(?:[가-힣]{2,8}(?:특별시|광역시|특별자치시|특별자치도|도)\s)?(?:[가-힣]{1,8}(?:시|군|구)\s){1,2}"
-    r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d.,%])"
+    r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d%]|[.,]\d)"
     r"(?:\s[가-힣\d]{1,12}(?:관|회관|빌딩|타워|홀|동))?(?:\s?\d{1,3}층)?(?:\s?\d{1,4}호)?")
 _POSTCODE_KO = _first("우(", r"(?:우편번호|\(우\)|우\))\s?:?\s?(?P<zip>\d{5})(?!\d)")
 _STREET_TYPES = {"St": "Street", "Rd": "Road", "Ave": "Avenue", "Ln": "Lane", "Dr": "Drive", "Pl": "Place",
@@ -145,7 +146,7 @@ _EMAIL = re.compile(r"(?<![A-Za-z0-9.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-
 _URL_CHARS = r"[^\s\x00<>()\[\]{}\"'「」가-힣,]"
 _URL = _first(
     "A-Za-z0-9", r"(?:https?://|www\.)" + _URL_CHARS + r"+"
-    r"|(?<![@\w.\-/])(?:[a-z0-9-]+\.)+(?:ac\.kr|go\.kr|or\.kr|co\.kr|re\.kr|kr|com|net|org|edu|io)(?![A-Za-z0-9-])(?:/"
+    r"|(?<![@\w.\-/])(?:[a-z0-9-]+\.)+(?:(?:ac|go|or|co|re|ne)\.kr|kr|(?:org|co|ac|gov|nhs)\.uk|(?:com|org|gov|edu|net)\.au|(?:co|org|govt|ac)\.nz|com|net|org|edu|gov|io)(?![A-Za-z0-9-])(?:/"
     + _URL_CHARS + r"*)?",
     re.I,
 )
@@ -235,7 +236,7 @@ def extract_contacts(text: str) -> list[Entity]:
             found.append(Entity("address", m.group("zip"), s, e, POSTCODE + m.group("zip")))
             taken.add(s, e)
     for m in _PHONE_SHORT.finditer(text):
-        g = next(k for k in "abcde" if m.group(k))
+        g = next(k for k in "abcdef" if m.group(k))
         s, e = m.span(g)
         if not taken.overlaps(s, e):
             found.append(Entity("phone", m.group(g), s, e, SHORT_PHONE + m.group(g)))
@@ -249,7 +250,8 @@ def extract_contacts(text: str) -> list[Entity]:
 # Unambiguous organisation endings; the short ones (처/과/실) are checked against stop words below.
 _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
-    "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀|파트|창구|데스크"
+    "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀|파트|창구|데스크|사무소|플라자|"
+    "출장소|영업소"
 )
 _DEPT_WEAK = "처|과|실|부|청|국|공단|공사"
 _PARTICLE = (
@@ -452,10 +454,12 @@ _REG_KO = (
     r"|(?P<deictic>" + _DEICTIC + r"\s?(?:" + _REG_WORD + r"))"
     r"|(?P<plain>(?:[가-힣]{1,7}" + _NAME_WORD_END + r"\s){0,3}[가-힣·]*(?:" + _REG_WORD + r"))"
 )
+# the 목 letters (가목 … 하목): not the range 가-하, which takes 각 ("각 목" is every 목, not one)
+MOK_LETTERS = "[가나다라마바사아자차카타파하]"
 _ART_KO = (
     r"제\s?(?P<art>\d+)\s?조(?:\s?의\s?(?P<sub>\d+))?"
-    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>[가-하])\s?목)?"
-    r"|\s?(?P<pmok>[가-하])\s?목)?"
+    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>" + MOK_LETTERS + r")\s?목)?"
+    r"|\s?(?P<pmok>" + MOK_LETTERS + r")\s?목)?"
     r"(?:\([가-힣·\s]{1,20}\))?"
 )
 # The article is found first, then the regulation name is matched backwards from it (anchored at the article):
@@ -466,6 +470,18 @@ _REG_WINDOW = 60
 _ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
 # "별표 3", "별표 1 제3호": an annexed table, keyed like an English schedule ("Sch3")
 _ANNEX_KO = _first("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?")
+# units a context supports by naming them anywhere (article key "M<kind>:<code>"; answer/context.py mentions):
+# a 약관's chapters (제3관), its 부표, a tariff's bands, coded forms, and European acts the documents cite
+_KO_UNIT_END = r"(?=\s|[(),.·」]|$|(?:에서|에|의|은|는|을|를|과|와|부터|까지)(?![가-힣]))"
+MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
+    # kind: (how an answer and a context write it, how a context's text shows the code exists)
+    "관": (_first("제", r"제\s?(?P<code>\d{1,2})\s?관" + _KO_UNIT_END), r"제\s?{code}\s?관"),
+    "부표": (_first("부", r"부표\s?(?P<code>\d{1,2})(?!\d)"), r"부표\s?{code}(?!\d)"),
+    "band": (_first("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
+    "form": (_first("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}\d{1,3}[A-Z]?)\b"), r"\b{code}\b"),
+    "act": (_first("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
+            r"(?<![\d/]){code}(?![\d/])"),
+}
 # a regulation's forms: "별지 제3호 서식", "별지 제3호서식", "별지 3호"
 FORM_KO = _first("별", r"별지\s?(?:제\s?)?(?P<n>\d+)\s?호(?:\s?서식)?")
 _BRACKET_NAME = _first("「『", r"[「『][^」』\n]{2,40}[」』]")
@@ -498,7 +514,7 @@ _CITE_EN = _first(
 
 # "같은 조 제5항" / "동조 제2호" / "같은 항 제3호" / "같은 호 다목": a part of the article cited just before it
 _SAME_ARTICLE = _first("같동", r"(?:같은\s?|동\s?)(?P<level>조|항|호)\s?(?:(?:제\s?)?(?P<para>\d+)\s?항)?"
-                                 r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?:\s?(?P<mok>[가-하])\s?목)?(?<=[항호목])")
+                                 r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?:\s?(?P<mok>" + MOK_LETTERS + r")\s?목)?(?<=[항호목])")
 
 
 # "paragraph (d) of clause 9" / "paragraph 2 of Article 8": a part of the citation that follows; "paragraph (g)"
@@ -627,6 +643,9 @@ def extract_citations(text: str) -> list[Entity]:
         # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
+    for kind, (rx, _) in MENTIONED.items():
+        for m in rx.finditer(text):
+            out.append(_citation(text, m.start(), m.end(), None, "bare", f"M{kind}:{m.group('code')}", None, None))
     for m in FORM_KO.finditer(text):
         reg, ref, s = _ko_regulation_before(text, m.start())
         out.append(_citation(text, s, m.end(), reg, ref, f"Frm{int(m.group('n'))}", None, None))

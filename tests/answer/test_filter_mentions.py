@@ -1,0 +1,74 @@
+"""Filter classes found by the thirteenth unseen set: units a context supports by naming them (a 약관's 관, 부표,
+tariff bands, coded forms, European acts), three-level regulations, bare articles after an outside law, "각 목",
+emergency numbers, 사무소/플라자 offices, more country domains, and an office's bracketed contacts before "또는"."""
+
+from __future__ import annotations
+
+from tests.answer.filter_support import removed_items
+
+from geunkeo.corpus.base import Chunk
+from geunkeo.text.entities import extract_citations, extract_contacts, extract_departments
+
+TERMS = Chunk(
+    chunk_id="ins#3", doc_id="ins", title="든든암보험 약관", location="보통약관 > 제2관", lang="ko", article="제4조~제5조",
+    text="제2관 보험금의 지급\n제4조(보험금을 지급하지 않는 사유) 회사는 고의로 자신을 해친 경우 지급하지 않습니다.\n"
+         "제5조(보험금의 청구) ① 보험수익자는 청구서를 제출합니다.\n② 진단서는 「의료법」 제3조의 병원에서 발급합니다.\n"
+         "부표 2 보험금 지급기준표")
+RULES = Chunk(
+    chunk_id="cr#5", doc_id="cr", title="학점인정 시행세칙", location="제5조", lang="ko", article="제5조",
+    text="제5조(동일성 판단) ① 위원회가 판단한다.\n② 다음 각 목의 기준에 따른다.\n가. 명칭이 같을 것\n나. 내용이 같을 것\n"
+         "문의: 교무처 학사관리팀(☎ 02-6200-3315, 본관 2층 204호)")
+CODE = Chunk(
+    chunk_id="nb#2", doc_id="nb", title="General Regulations", location="Part 7 > 7.3", lang="en", article="7.3.5–7.3.8",
+    text="7.3.5 Handling of major cases. (1) Cases go to the Panel.\n(2) The Panel has three members.\n(3) The student "
+         "receives the evidence 5 days ahead.\n7.3.8 Records. Outcomes are kept for six years.\n"
+         "| Band | Penalty |\n| B1 | Zero for the component |\n| B2 | Zero for the module |\nApply on form AC1. The "
+         "Package Travel Regulations and Regulation (EU) No 2015/2302 apply. Advice: nbsu.org.uk/advice")
+
+
+def test_units_named_anywhere_in_a_context_are_supported_and_others_are_invented():
+    assert [(e.text, e.article) for e in extract_citations("제2관과 부표 2, Band B4, form AC2")] == [
+        ("제2관", "M관:2"), ("부표 2", "M부표:2"), ("Band B4", "Mband:B4"), ("form AC2", "Mform:AC2")]
+    text, removed = removed_items("지급 사유는 제2관과 부표 2에 있고, 분쟁은 제7관, 기준은 부표 3을 보세요.", [TERMS], "ko")
+    assert sorted(removed) == ["부표 3", "제7관"] and "제2관" in text
+    text, removed = removed_items("Band B1 means zero for the component; Band B4 means expulsion. Use form AC1, not "
+                                  "form AC2, under Regulation (EU) No 2015/2302 or Regulation (EC) No 261/2004.",
+                                  [CODE], "en")
+    assert sorted(removed) == ["Band B4", "Regulation (EC) No 261/2004", "form AC2"]
+
+
+def test_a_chapter_and_an_invented_article_under_it_leave_one_phrase():
+    text, removed = removed_items("분쟁 절차는 제6관 제15조를 참고하세요.", [TERMS], "ko")
+    assert "관련 규정을 참고하세요" in text and "관련 규정 관련 규정" not in text
+
+
+def test_a_bare_article_after_an_outside_law_is_the_contexts_own():
+    text, removed = removed_items("진단서는 「의료법」 제3조의 병원에서 발급받아야 합니다(제5조 제2항).", [TERMS], "ko")
+    assert removed == [] and "(제5조 제2항)" in text
+
+
+def test_each_mok_is_not_a_mok_called_gak():
+    text, removed = removed_items("위원회는 제5조 제2항 각 목의 기준으로 판단하며, 라목은 없습니다.", [RULES], "ko")
+    assert "제5조 제2항 각 목" in text and removed == ["라목"]
+
+
+def test_three_level_regulations_number_like_sections():
+    text, removed = removed_items("Records are kept six years (Regulation 7.3.8); under paragraph (3) of Regulation "
+                                  "7.3.5 you get the evidence early (7.3.5(2)). Appeals follow Regulation 7.3.9.",
+                                  [CODE], "en")
+    assert removed == ["Regulation 7.3.9"] and "(Regulation 7.3.8)" in text and "(7.3.5(2))" in text
+
+
+def test_emergency_numbers_offices_and_country_domains():
+    assert [e.text for e in extract_contacts("화재가 나면 119에 먼저 신고하고, 112로 전화하세요. 119명")] == ["119", "112"]
+    assert [e.text for e in extract_departments("생활관 B동 관리사무소나 고객플라자를 방문하세요.")] == ["관리사무소", "고객플라자"]
+    assert [e.text for e in extract_contacts("visit nbsu.org.uk/advice or kiwi.co.nz")] == ["nbsu.org.uk/advice",
+                                                                                        "kiwi.co.nz"]
+    assert removed_items("Advice is at nbsu.org.uk/advice.", [CODE], "en")[1] == []
+
+
+def test_an_invented_contact_after_an_offices_bracketed_contacts_goes_alone():
+    text, removed = removed_items("문의는 교무처 학사관리팀(☎ 02-6200-3315, 본관 2층 204호) 또는 credit@saebom.ac.kr로 하시면 "
+                                  "됩니다.", [RULES], "ko")
+    assert removed == ["credit@saebom.ac.kr"]
+    assert "학사관리팀(☎ 02-6200-3315, 본관 2층 204호)으로 하시면 됩니다." in text
