@@ -1,0 +1,420 @@
+"""Regulation citations in answers and contexts: Korean 조/항/호/목, 별표, 별지 서식; English Articles, Sections,
+clauses, Schedules, Parts, points; bare and loose numbers; keyed as (regulation, article, paragraph, item)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Callable
+
+from geunkeo.text.entity_base import Entity, first_char_regex
+
+_REG_WORD = "규정|학칙|약관|규칙|세칙|지침|시행세칙|시행규칙|시행령|법|요강|내규|정관|준칙|조례"
+_SELF_NAMED = {"학칙", "정관"}
+_NOT_NAME_WORDS = {"경우", "따라", "및", "또는", "등", "위", "아래", "다음", "각", "그", "관련", "해당", "이번", "기존"}
+_REG_NOT = ("방법", "불법", "용법", "문법", "편법", "기법", "해법", "어법", "화법")
+_DEICTIC = r"(?:같은|동|이|본|당|해당|관련)"
+# Words of a multi-word regulation name ("장학금 지급 규정") do not end in a particle or verb ending; this keeps
+# "휴학은 학칙 제12조" from becoming a regulation called "휴학은 학칙".
+_NAME_WORD_END = r"[가-힣](?<![은는이가을를에의로와과도서고며면다요라여해게지나만께시니야데어아든])"
+_REG_KO = (
+    r"(?P<bracket>[「『][^」』\n]{1,40}[」』])"
+    r"|(?P<deictic>" + _DEICTIC + r"\s?(?:" + _REG_WORD + r"))"
+    r"|(?P<plain>(?:[가-힣]{1,7}" + _NAME_WORD_END + r"\s){0,3}[가-힣·]*(?:" + _REG_WORD + r"))"
+)
+# the 목 letters (가목 … 하목): not the range 가-하, which takes 각 ("각 목" is every 목, not one)
+MOK_LETTERS = "[가나다라마바사아자차카타파하]"
+_ART_KO = (
+    r"제\s?(?P<art>\d+)\s?조(?:\s?의\s?(?P<sub>\d+))?"
+    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>" + MOK_LETTERS + r")\s?목)?"
+    r"|\s?(?P<pmok>" + MOK_LETTERS + r")\s?목)?"
+    r"(?:\([가-힣·\s]{1,20}\))?"
+)
+# The article is found first, then the regulation name is matched backwards from it (anchored at the article):
+# scanning every position for a name is what made one combined pattern slow.
+_ART_KO_RX = first_char_regex("제", _ART_KO)
+_REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
+_REG_WINDOW = 60
+_ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
+# "별표 3", "별표 1 제3호": an annexed table, keyed like an English schedule ("Sch3")
+_ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?")
+# units a context supports by naming them anywhere (article key "M<kind>:<code>"; answer/context.py mentions):
+# a 약관's chapters (제3관), its 부표, a tariff's bands, coded forms, and European acts the documents cite
+_KO_UNIT_END = r"(?=\s|[(),.·」]|$|(?:에서|에|의|은|는|을|를|과|와|부터|까지)(?![가-힣]))"
+MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
+    # kind: (how an answer and a context write it, how a context's text shows the code exists)
+    "관": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?관" + _KO_UNIT_END), r"제\s?{code}\s?관"),
+    "부표": (first_char_regex("부", r"부표\s?(?P<code>\d{1,2})(?!\d)"), r"부표\s?{code}(?!\d)"),
+    "band": (first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
+    "form": (first_char_regex("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}\d{1,3}[A-Z]?)\b"), r"\b{code}\b"),
+    "act": (first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
+            r"(?<![\d/]){code}(?![\d/])"),
+}
+# a regulation's forms: "별지 제3호 서식", "별지 제3호서식", "별지 3호"
+FORM_KO = first_char_regex("별", r"별지\s?(?:제\s?)?(?P<n>\d+)\s?호(?:\s?서식)?")
+_BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
+_EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
+# Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
+# after "the", point at the document under discussion ("Article 7(1) of the notice").
+EN_DOC_KINDS = (r"terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|handbook|guidelines?|"
+                r"wording|code|charter|statute|contract")
+_EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
+# "Section 6.5" is sub-section 5 of Section 6 (handbooks number their paragraphs 6.1, 6.2 …); sections get their
+# own article keys ("§6") so a handbook's Section 11 is never supported by a policy's Article 11.
+# "s. 9.4(1)" is a section in statute style; a schedule's items are "Schedule 2, item 7" / "Schedule 1, paragraph 4"
+_CITE_EN = first_char_regex(
+    "「『ACSacs§RrGgEePp", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
+    r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|Policy(?=\s?\d+\.\d)|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
+    r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|GC(?=\s?\d)|[Ee]xclusion|[Ee]ndorsement|[Pp]ara(?:graph)?\.?(?=\s?\d+\.\d)|Annex|ANNEX|"
+    r"Appendix|APPENDIX|Part(?=\s[A-Z]\b)|PART(?=\s[A-Z]\b))\s?"
+    r"(?P<art>\d+|(?<=Part\s)[A-Z]\b|(?<=PART\s)[A-Z]\b|(?<=Section\s)[A-Z]\b(?=\s?[–—-]|\s\(|[,.;]|\s+of\b)|"
+    r"(?<=Endorsement\s)[IVX]{1,5}\b|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
+    r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
+    r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
+    r"(?:\((?P<sub3>[ivx]{1,4})\))?"
+    r"(?:(?<=[\dA-Z]),?\s(?:[Ii]tem|[Pp]aragraph|[Pp]ara\.)\s(?P<sitem>\d{1,2})\b)?"
+    r"(?:(?<=[IVXL]),\s?[Ss]ection\s(?P<asec>\d+)(?:\.(?P<asecx>[a-z])\b|\((?P<asecp>[a-z])\))?)?"
+    r"(?:\s+of\s+(?:(?P<deictic>(?:these|this|the\s+same)\s+(?i:" + _EN_DOC_WORD + r"))"
+    r"|(?P<the_doc>the\s+" + _EN_DOC_WORD + r"\b)"
+    r"|(?:the\s+)?(?P<named>「[^」\n]{1,40}」|" + _EN_REG + r"(?:\s+" + _EN_DOC_WORD + r"\b)?)))?"
+)
+
+
+# "같은 조 제5항" / "동조 제2호" / "같은 항 제3호" / "같은 호 다목": a part of the article cited just before it
+_SAME_ARTICLE = first_char_regex("같동", r"(?:같은\s?|동\s?)(?P<level>조|항|호)\s?(?:(?:제\s?)?(?P<para>\d+)\s?항)?"
+                                 r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?:\s?(?P<mok>" + MOK_LETTERS + r")\s?목)?(?<=[항호목])")
+
+
+# "paragraph (d) of clause 9" / "paragraph 2 of Article 8": a part of the citation that follows; "paragraph (g)"
+# alone: a part of the citation before it
+_EN_PART = first_char_regex("pPiIsS", r"\b(?:[Ss]ub-?)?(?:[Pp]aragraph|[Pp]ara\.|[Ii]tem|[Pp]oint)\s?"
+                            r"(?:\((?P<x>[a-z]|\d{1,2}|[ivx]{1,4})\)|(?P<n>\d{1,2})\b(?=\s+of\s))(?P<of>\s+of\s+)?")
+# "under 9.2.3", "(11.2(a))", "set out in 5.4": a sub-section number without its word, after a citation of the same
+# section or regulation; a number with a unit after it is a quantity ("under 3.5 GPA")
+_BARE_DOTTED = first_char_regex(
+    "(uUpPsSiIoObBaAfF", r"(?:\(|\b(?i:under|per|see|in|of|by|and|or|following)\s+)"
+    r"(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?(?P<pts>(?:\((?:[a-z]|\d{1,2}|[ivx]{1,4})\))*))"
+    r"(?![\w%]|\.\d|\s*(?:per\s?cent|percent|C?GPA|points?|credits?|hours?|years?|days?|weeks?|months?|km|kg|"
+    r"million|billion|thousand|times|m|cm|mm|ml|litres?|liters?|metres?|meters?|GB|MB)\b)")
+_DOTTED_WINDOW = 400
+_CODED = first_char_regex("(uUpPsS", r"(?:\(|\b(?i:under|per|see)\s+)(?P<code>(?P<letter>[A-H])(?P<n>[1-9]\d?)"
+                            r"(?P<pts>(?:\([a-z]\))*))(?=[\s).,;:]|$)")
+_SECTION_LIKE = re.compile(r"[1-9]\d?\.[1-9]\d?\b")  # 4.2, 12.10; not 0.66, 41.0, 3.05
+# "breaches 5.1(c)": a sub-section with lettered points is a citation wherever it stands
+_POINTED = first_char_regex("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?"
+                                r"(?P<pts>(?:\((?:[a-z]|[ivx]{1,4})\))+))(?![\w(])")
+# "제1항 제5호" with no article before it (in Korean drafting, the article under discussion)
+_BARE_HANG = first_char_regex("제", r"(?<![가-힣\d])제\s?(?P<para>\d{1,2})\s?항(?:\s?제\s?(?P<item>\d{1,2})\s?호)?"
+                         r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
+# "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
+# which would take 항목, 과목, 품목)
+_BARE_MOK = first_char_regex("가나다라마바사아자차카타파하",
+                   r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
+
+
+_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt", "Frm")  # keys of annexes and lists: "같은 조" never points at them
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
+
+
+def roman_to_int(s: str) -> int:
+    """'VII' → 7, 'IX' → 9."""
+    total = 0
+    for a, b in zip(s, [*s[1:], ""], strict=True):
+        v = _ROMAN_VALUES[a]
+        total += -v if b and _ROMAN_VALUES[b] > v else v
+    return total
+
+
+def reg_key(name: str) -> str:
+    """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded."""
+    return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold()
+
+
+# (pattern, key) in order of precedence: the first kind of unit named in the string decides
+_ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
+    (re.compile(r"(?:\b[Ss]ection|\bSECTION|\bSec\.|\b[Cc]lause|\bCLAUSE|§|(?<![A-Za-z])s\.|\b[Pp]ara(?:graph)?\.?|"
+                r"\bPolicy(?=\s?\d+(?:\.\d|$|,)))\s?(\d+)"),
+     lambda m: f"§{int(m.group(1))}"),
+    (re.compile(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b"), lambda m: str(roman_to_int(m.group(1)))),
+    (re.compile(r"\b[Ee]ndorsements?\s?(\d+)"), lambda m: f"End{int(m.group(1))}"),
+    (re.compile(r"\bEndorsements?\s([IVX]{1,5})\b"), lambda m: f"End{roman_to_int(m.group(1))}"),
+    # a policy's lettered sections are its parts: "Section C – Benefits" (before the numbered-section key)
+    (re.compile(r"\b(?:Section|SECTION)\s([A-Z])\b(?![.\d])"), lambda m: "Prt" + m.group(1)),
+    (re.compile(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b"), lambda m: "Anx" + m.group(1)),
+    (re.compile(r"\b(?:Appendix|APPENDIX)\s?([A-Z0-9])\b"), lambda m: "Apx" + m.group(1)),
+    # a policy wording's lettered parts: "Part B — What we cover"; numbered parts ("Part 2") stay sections
+    (re.compile(r"\b(?:Part|PART)\s([A-Z])\b"), lambda m: "Prt" + m.group(1)),
+    (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
+    (re.compile(r"별지\s?(?:제\s?)?(\d+)\s?호"), lambda m: f"Frm{int(m.group(1))}"),
+    (re.compile(r"\b(?:[Ss]chedule|SCHEDULE|Sch\.)\s?(\d+)|별표\s?(\d+)"),
+     lambda m: f"Sch{int(m.group(1) or m.group(2))}"),
+    (re.compile(r"\b(?:[Rr]egulation|REGULATION|Reg\.|[Rr]ule|RULE)\s?(\d+)"), lambda m: f"R{int(m.group(1))}"),
+    # a policy's general conditions / exclusions: one numbered list each
+    (re.compile(r"\b(?:(?:[Gg]eneral\s)?([Cc])ondition|[Ee]xclusion)s?\b"), lambda m: "GC" if m.group(1) else "Exc"),
+    (re.compile(r"^\s*부칙(?:.*?(\d+)\s?조(?:\s?의\s?(\d+))?)?"),
+     lambda m: "부칙" + (m.group(1) + (f"-{m.group(2)}" if m.group(2) else "") if m.group(1) else "")),
+    (re.compile(r"(\d+)\s?조(?:\s?의\s?(\d+))?"), lambda m: m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")),
+    (re.compile(r"(\d+)(?:-(\d+))?"), lambda m: m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")),
+]
+
+
+def article_key(article: str) -> str:
+    """'제12조의2' / 'Article 12' / '12-2' → '12-2' / '12'; 'Section 6' / 'Clause 6' → '§6'; 'Schedule 2' / '별표 2' →
+    'Sch2'; 'Regulation 4' / 'Rule 4' → 'R4'; 'General Conditions' → 'GC', 'Exclusions' → 'Exc'; '부칙 제2조' → '부칙2'."""
+    for rx, key in _ARTICLE_KEYS:
+        m = rx.search(article)
+        if m:
+            return key(m)
+    return ""
+
+
+def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
+    """(regulation, how it is named, start) of the name written before a Korean citation starting at `s`."""
+    reg, ref = None, "bare"
+    r = _REG_BEFORE.search(text, max(0, s - _REG_WINDOW), s)
+    if r is None:
+        pass
+    elif r.group("bracket"):
+        reg, ref, s = r.group("bracket")[1:-1].strip(), "named", r.start()
+    elif r.group("deictic"):
+        word = r.group("deictic")
+        ref = "same" if re.match(r"(?:같은|동|해당)", word) else "this"
+        reg, s = word, r.start()
+    elif r.group("plain"):
+        plain = r.group("plain")
+        if not (plain.endswith(_REG_NOT) or len(plain) < 2):  # "신청 방법 제3조": not a regulation name
+            s = r.start()
+            words = plain.split()
+            # "학칙" names itself: "… 경우 학칙 제13조" is not a regulation called "경우 학칙"
+            while len(words) > 1 and (words[-1] in _SELF_NAMED or words[0] in _NOT_NAME_WORDS):
+                s += len(words[0]) + 1
+                words = words[1:]
+            plain = " ".join(words)
+            if plain not in _SELF_NAMED and re.fullmatch(f"(?:{_REG_WORD})", plain):
+                reg, ref = plain, "this"  # "규정 제3조": the regulation under discussion
+            else:
+                reg, ref = plain, "named"
+    return reg, ref, s
+
+
+def extract_citations(text: str) -> list[Entity]:
+    """Regulation citations as (regulation, article, paragraph, item) with how the regulation was named."""
+    out: list[Entity] = []
+    for m in _ART_KO_RX.finditer(text):
+        s = m.start()
+        addenda = _ADDENDA_BEFORE.search(text, max(0, s - 6), s)  # "부칙 제3조": an article of the addenda
+        if addenda:
+            s = addenda.start()
+        reg, ref, s = _ko_regulation_before(text, s)
+        art = ("부칙" if addenda else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        para = int(m.group("para")) if m.group("para") else None
+        # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
+        item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
+        out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
+    for kind, (rx, _) in MENTIONED.items():
+        for m in rx.finditer(text):
+            out.append(_citation(text, m.start(), m.end(), None, "bare", f"M{kind}:{m.group('code')}", None, None))
+    for m in FORM_KO.finditer(text):
+        reg, ref, s = _ko_regulation_before(text, m.start())
+        out.append(_citation(text, s, m.end(), reg, ref, f"Frm{int(m.group('n'))}", None, None))
+    for m in _ANNEX_KO.finditer(text):
+        reg, ref, s = _ko_regulation_before(text, m.start())
+        art, item = f"Sch{m.group('n')}", m.group("item")
+        out.append(_citation(text, s, m.end(), reg, ref, art, None, item))
+    for m in _CITE_EN.finditer(text):
+        reg, ref = None, "bare"
+        if m.group("bracket"):
+            reg, ref = m.group("bracket")[1:-1].strip(), "named"
+        elif m.group("deictic") or m.group("the_doc"):
+            word = m.group("deictic") or m.group("the_doc")
+            reg, ref = word, ("same" if "same" in word else "this")
+        elif m.group("named"):
+            reg, ref = m.group("named").strip("「」"), "named"
+        # sections and clauses get their own keys ("§6"; article_key), articles the bare number
+        art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
+        if art in ("GC", "Exc"):  # "General Condition 5": item 5 of the policy's general conditions
+            out.append(_citation(text, m.start(), m.end(), None, "bare", art, None, m.group("art")))
+            continue
+        if m.group("asec"):  # "Article VII, Section 2.c": the article's section 2, its point c
+            x = m.group("asecx") or m.group("asecp")
+            out.append(_citation(text, m.start(), m.end(), reg, ref, art, int(m.group("asec")), x))
+            continue
+        # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
+        # bracketed levels after it are the item and its sub-item ("Section 3.2(b)(3)" → item "b-3")
+        levels = [x for x in (m.group("para"), m.group("item"), m.group("sub2"), m.group("sub3")) if x]
+        if m.group("dot"):
+            para = int(m.group("dot"))
+        else:
+            para = int(levels.pop(0)) if m.group("para") else None
+        if m.group("dot2"):  # "9.2.6": a sub-sub-section, keyed ".6" apart from a point "(6)"
+            levels.insert(0, "." + m.group("dot2"))
+        item = "-".join(levels) or m.group("sitem")
+        out.append(_citation(text, m.start(), m.end(), reg, ref, art, para, item))
+    # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
+    found = _Found(out)
+    for m in _SAME_ARTICLE.finditer(text):
+        prev = found.previous(m.start(), skip=_NOT_ARTICLES)
+        level = m.group("level")
+        if prev is None or (level != "조" and not (m.group("para") or m.group("item") or m.group("mok"))):
+            continue  # "같은 호" alone, or "동호회": nothing cited
+        para = int(m.group("para")) if m.group("para") else prev.paragraph
+        if level == "호":  # 같은 호 다목: the item cited before, its 목
+            item = _item_key((prev.item or "").partition("-")[0] or None, m.group("mok"))
+        else:
+            item = _item_key(m.group("item"), m.group("mok"))
+        found.add(_citation(text, m.start(), m.end(), prev.regulation, prev.ref, prev.article or "", para, item))
+    _add_parts(text, found)
+    # a regulation named in 「」 without an article: "「교원 연구년 운영 지침」을 참고하세요"
+    for m in _BRACKET_NAME.finditer(text):
+        if not found.inside(m.start()):
+            name = m.group(0)[1:-1].strip()
+            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(name, "", None, None),
+                              regulation=name, ref="named"))
+    out.sort(key=lambda x: x.start)
+    return out
+
+
+class _Found:
+    """The citations found so far, by position: "is this position inside one?" and "which ends last before
+    here?" are bisections, not scans of every citation (a looping answer can cite thousands of times)."""
+
+    def __init__(self, out: list[Entity]) -> None:
+        self.out = out
+        self.by_start = sorted(out, key=lambda c: c.start)
+        self.by_end = sorted((c for c in out if c.article), key=lambda c: c.end)
+        self.longest = max((c.end - c.start for c in out), default=0)
+
+    def add(self, c: Entity) -> None:
+        self.out.append(c)
+        insort(self.by_start, c, key=lambda x: x.start)
+        if c.article:
+            insort(self.by_end, c, key=lambda x: x.end)
+        self.longest = max(self.longest, c.end - c.start)
+
+    def remove(self, c: Entity) -> None:
+        self.out.remove(c)
+        self.by_start = [x for x in self.by_start if x is not c]
+        self.by_end = [x for x in self.by_end if x is not c]
+
+    def inside(self, pos: int) -> bool:
+        lo = bisect_left(self.by_start, pos - self.longest, key=lambda c: c.start)
+        hi = bisect_right(self.by_start, pos, key=lambda c: c.start)
+        return any(c.end > pos for c in self.by_start[lo:hi])
+
+    def starting_at(self, pos: int) -> Entity | None:
+        """The first citation with an article that starts at `pos`."""
+        lo = bisect_left(self.by_start, pos, key=lambda c: c.start)
+        hi = bisect_right(self.by_start, pos, key=lambda c: c.start)
+        return next((c for c in self.by_start[lo:hi] if c.article), None)
+
+    def ending_in(self, lo: int, hi: int) -> list[Entity]:
+        """Citations with an article that end in (lo, hi], in order of their ends."""
+        return self.by_end[bisect_right(self.by_end, lo, key=lambda c: c.end) : bisect_right(self.by_end, hi,
+                                                                                              key=lambda c: c.end)]
+
+    def previous(self, pos: int, skip: tuple[str, ...] = ()) -> Entity | None:
+        """The citation with an article (not one whose key starts with `skip`) that ends last at or before `pos`."""
+        for j in range(bisect_right(self.by_end, pos, key=lambda c: c.end) - 1, -1, -1):
+            if not skip or not self.by_end[j].article.startswith(skip):
+                return self.by_end[j]
+        return None
+
+
+def _add_parts(text: str, found: _Found) -> None:
+    """Bare parts of a citation: English "paragraph (g)" / "paragraph (d) of clause 9" and a Korean "라목" alone."""
+    inside, previous = found.inside, found.previous
+
+    for m in _EN_PART.finditer(text):
+        if inside(m.start()):
+            continue
+        x = m.group("x") or m.group("n")
+        para: int | None
+        item: str | None
+        if m.group("of"):
+            target = found.starting_at(m.end())
+            if target is None or target.item:
+                continue
+            found.remove(target)
+            start, end = m.start(), target.end
+            if x.isdigit() and target.paragraph is None and not target.article.startswith(("Sch", "Anx", "Apx")):
+                para, item = int(x), None  # "paragraph 2 of Article 8"
+            else:
+                para, item = target.paragraph, x
+        else:
+            target = previous(m.start())
+            if target is None:
+                continue
+            start, end, para = m.start(), m.end(), target.paragraph
+            head = (target.item or "").partition("-")[0]
+            # a letter is a sibling of the point cited before ("paragraph (g)" after "(d)"); a number or a roman
+            # numeral under a lettered point is its sub-item
+            item = f"{head}-{x}" if re.fullmatch(r"[a-z]", head) and not re.fullmatch(r"[a-z]", x) else x
+        found.add(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
+    for m in _BARE_DOTTED.finditer(text):
+        s, e = m.span("num")
+        if inside(s):
+            continue
+        item = _dotted_item(m)
+        family = [c for c in found.ending_in(s - _DOTTED_WINDOW, s) if c.article[:1] in "§R"]
+        if not family:
+            # no section cited before it: only a citation-shaped number, "(6.1)" or "under 6.3", is one ("loose":
+            # checked only against contexts that number their sections)
+            # "평균(41.0)", "(0.66)" are values: a citation's "(" follows a space, and no part of it is 0 or 0x
+            closed = (text[m.start()] == "(" and text[e : e + 1] == ")"
+                      and (m.start() == 0 or text[m.start() - 1].isspace()))
+            if (closed or m.group(0)[:5].lower() == "under") and _SECTION_LIKE.match(m.group("num")):
+                found.add(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), item))
+            continue
+        same = [c for c in family if c.article[1:] == m.group("a")]
+        target = max(same or family, key=lambda c: c.end)
+        art = target.article[0] + m.group("a")
+        found.add(_citation(text, s, e, target.regulation, target.ref, art, int(m.group("p")), item))
+    for m in _CODED.finditer(text):  # "(C3)", "under D1": an item a policy wording codes by letter and number
+        s, e = m.span("code")
+        if not inside(s):
+            found.add(_citation(text, s, e, None, "loose", "Pt" + m.group("letter"), int(m.group("n")),
+                                 _dotted_item(m)))
+    for m in _POINTED.finditer(text):
+        s, e = m.span("num")
+        if not inside(s) and _SECTION_LIKE.match(m.group("num")):
+            found.add(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), _dotted_item(m)))
+    for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
+        target = previous(m.start())
+        # only after an article cited in the same sentence: in a quoted statute a bare 제7항 is its own article's
+        if (inside(m.start()) or target is None or not target.article[:1].isdigit()
+                or re.search(r"[.!?。\n①-⑳]", text[target.end : m.start()])):  # ② opens another paragraph
+            continue
+        found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
+                             int(m.group("para")), _item_key(m.group("item"), m.group("mok"))))
+    for m in _BARE_MOK.finditer(text):
+        target = previous(m.start())
+        if inside(m.start()) or target is None or not (target.item or target.paragraph):
+            continue
+        head = (target.item or "").partition("-")[0]
+        item = f"{head}-{m.group('mok')}"
+        found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article or "",
+                             target.paragraph, item))
+
+
+def _dotted_item(m: re.Match[str]) -> str | None:
+    """The item key of "9.2.6(b)(iii)": a third number ".6", then the bracketed points ("b", "iii"), dash-joined."""
+    d2 = m.groupdict().get("d2")
+    return "-".join(([f".{d2}"] if d2 else []) + re.findall(r"\(([^)]+)\)", m.group("pts"))) or None
+
+
+def _citation(text: str, start: int, end: int, reg: str | None, ref: str, art: str, para: int | None,
+              item: str | None) -> Entity:
+    """A citation entity over text[start:end], keyed by (regulation, article, paragraph, item)."""
+    return Entity("citation", text[start:end], start, end, _cite_norm(reg, art, para, item), regulation=reg, ref=ref,
+                  article=art, paragraph=para, item=item)
+
+
+def _item_key(item: str | None, mok: str | None) -> str | None:
+    """A 호 and its 목 as one key: 제2호 나목 → "2-나" (a 목 without its 호 cannot be checked)."""
+    if not item:
+        return None
+    return f"{item}-{mok}" if mok else item
+
+
+def _cite_norm(reg: str | None, art: str, para: int | None, item: str | None) -> str:
+    return f"{reg_key(reg) if reg else '-'}|{art}|{para or '-'}|{item or '-'}"

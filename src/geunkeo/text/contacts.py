@@ -1,0 +1,178 @@
+"""Contacts in answers and contexts: phones (domestic, representative, short public, international, extensions), faxes,
+e-mails, URLs and street addresses, each keyed for comparison (phones by digits, addresses by road and number)."""
+
+from __future__ import annotations
+
+import re
+
+from geunkeo.text.entity_base import Entity, Spans, first_char_regex
+
+_SEP = r"[-.\s]?"
+# +82 2 123 4567, +82-(0)2-…, +82 10 1234 5678
+_PHONE_INTL = first_char_regex("+", r"(?<![\dA-Za-z+])\+82[-.\s]?(?:\(0\)\s?)?0?\d{1,2}[-.\s)]?\d{3,4}[-.\s]?\d{4}(?!\d)")
+# 02-123-4567, (02) 123-4567, 031.1234.5678, 010 1234 5678, 0212345678, 0505-123-4567
+_PHONE_KR = re.compile(
+    r"(?<![\dA-Za-z+\-.])(?:\(0(?:50\d|\d{1,2})\)|0(?:50\d|\d{1,2}))" + _SEP + r"\s?\d{3,4}" + _SEP + r"\d{4}(?![\dA-Za-z])"
+)
+# 1588-1234 and the other national representative numbers (15xx, 16xx, 18xx)
+_PHONE_REP = first_char_regex("1", r"(?<![\dA-Za-z\-.])1(?:5[4-9]\d|6\d\d|8\d\d)[-.\s]?\d{4}(?![\dA-Za-z])")
+# placeholders the seed system produced: 02-XXXX-XXXX, 0X-XXX-XXXX, 02-123-XXXX, 02-○○○-○○○○, 1588-XXXX
+_PH = r"[\dXx*○●□]"
+_PHONE_FAKE = first_char_regex(
+    "0Xx(1내교", r"(?<![\dA-Za-z\-.])(?:(?:0[\dXx]{1,2}|[Xx]{2,3}|\(0\d{1,2}\))[-.\s]" + _PH + r"{3,4}[-.\s]" + _PH + r"{4}"
+    r"|1[5-8]\d\d[-.\s][Xx*○●□]{4}|(?:내선|교내)\s?[Xx*○●□]{3,5})(?![\dA-Za-z])"
+)
+# other countries' numbers in English answers: +1-800-555-0199, (800) 555-0199, 1800-555-0199, +44 20 7946 0958
+_PHONE_OTHER = first_char_regex(
+    "+(0-9", r"(?<![\dA-Za-z\-.])(?:\+(?!82)\d{1,3}[-.\s]?\(?\d{1,4}\)?(?:[-.\s]?\d{2,4}){2,3}"
+    r"|(?:1[-.\s]?)?\(?[2-9]\d{2}\)?[-.\s]\d{3}[-.\s]\d{4}"
+    r"|0\d{3,4}[\s-]\d{3}[\s-]?\d{3,4}"  # 0161 555 0185, 0800 731 4455, 07700 900123
+    r"|1[38]00[\s-]?\d{3}[\s-]?\d{3})(?![\dA-Za-z])"  # Australia's 1800 662 410 / 1300 …
+)
+# countries whose numbers drop a domestic trunk 0 after the country code: +44 (0)161 … is 0161 … at home
+_TRUNK_ZERO = re.compile(r"^\+(82|44|33|49|61|64|81|86|852|886|353)")
+# extensions: 내선 1234, (교내 2345), ext. 1234
+_PHONE_EXT = first_char_regex("내교eE", r"(?:내선|교내)\s?(?:번호\s?)?\d{3,5}(?!\d)|(?i:ext\.?|extension)\s?\d{2,5}(?!\d)")
+# Korea's short public numbers, a phone only where the text says so: "국번없이 1332", "☎ 120", "소비자상담센터(1372)",
+# "1345번으로"; a bare 13xx may be a year or an amount
+_PHONE_SHORT = first_char_regex("국☎(1센재상", r"(?:국번\s?없이|☎)\s?(?P<a>1\d{2,3})(?![\d\-.,])|(?<=[가-힣])\((?P<b>13\d{2})\)"
+                          r"|(?<![\d\-.,])(?P<c>13\d{2})번(?!지|째)"
+                          # a call centre's number after or before its name: "민원콜센터 182로", "120 다산콜재단"
+                          r"|(?:센터|재단|상담소)\s?(?P<d>1\d{2,3})(?=으로|로|에|번|[\s,)]|$)"
+                          r"|(?<![\d\-.,:~])(?P<e>1\d{2})\s(?=[가-힣]{0,10}(?:콜센터|콜재단|상담센터|신고센터))"
+                          r"|(?<![\d\-.,:~])(?P<f>1[1-9]\d)(?=번?(?:에|으로|로)\s?(?:먼저\s?)?(?:신고|전화|연락))")
+SHORT_PHONE = "short"  # Entity.norm prefix of a short number
+POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 06721")
+# street addresses, keyed by road and number: "서울특별시 성북구 안암로 145 서연관 2층" (a 시·군·구 before the road, so
+# "…로 150" in running text is not one; the building and floor after it belong to it), "12 Market Street",
+# "PO Box 7711", "GPO Box 4120"
+_ROAD_NUMBER = first_char_regex("로길", r"(?:로|길)\s?\d")  # where an address can be: searched around these only
+_ADDRESS_KO = re.compile(
+    r"(?<![가-힣])(?:[가-힣]{2,8}(?:특별시|광역시|특별자치시|특별자치도|도)\s)?(?:[가-힣]{1,8}(?:시|군|구)\s){1,2}"
+    r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d%]|[.,]\d)"
+    r"(?:\s[가-힣\d]{1,12}(?:관|회관|빌딩|타워|홀|동))?(?:\s?\d{1,3}층)?(?:\s?\d{1,4}호)?")
+_POSTCODE_KO = first_char_regex("우(", r"(?:우편번호|\(우\)|우\))\s?:?\s?(?P<zip>\d{5})(?!\d)")
+_STREET_TYPES = {"St": "Street", "Rd": "Road", "Ave": "Avenue", "Ln": "Lane", "Dr": "Drive", "Pl": "Place",
+                 "Sq": "Square", "Blvd": "Boulevard", "Tce": "Terrace"}
+# the town and postcode after the street or box go with it: ", Leeds LS1 4AP", ", Sydney NSW 2001"
+_TOWN_POSTCODE = (r"(?:,\s(?:[A-Z][a-z]+\s){0,2}[A-Z][a-z]+)?"
+                  r"(?:,?\s(?:[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s\d{4}))?")
+_ADDRESS_EN = first_char_regex(
+    "GP0-9", r"\b(?:(?:G\.?P\.?O\.?|P\.?O\.?)\s?Box\s(?P<box>\d{1,6})"
+    r"|(?P<street>\d{1,5}\s(?:[A-Z][a-z]+\s){1,3}(?P<type>" + "|".join([*_STREET_TYPES.values(), *_STREET_TYPES])
+    + r")))\b" + _TOWN_POSTCODE + r"(?![A-Za-z\d])")
+
+
+def _korean_addresses(text: str) -> list[tuple[int, int]]:
+    """Spans of Korean street addresses, each searched in a window around a "…로 12" / "…길 3" (the full pattern
+    would start at every Hangul character)."""
+    spans: list[tuple[int, int]] = []
+    for hint in _ROAD_NUMBER.finditer(text):
+        if spans and hint.start() < spans[-1][1]:
+            continue
+        lo = max(0, hint.start() - 40)
+        for m in _ADDRESS_KO.finditer(text, lo, min(len(text), hint.end() + 40)):
+            if m.start("road") <= hint.start() < m.end("road"):
+                spans.append(m.span())
+                break
+    return spans
+
+
+def address_key(text: str) -> str:
+    """Road and number ("안암로145"), the box ("box7711") or the street line ("12marketstreet")."""
+    m = _ADDRESS_KO.search(text)
+    if m:
+        return m.group("road") + m.group("num")
+    m = _ADDRESS_EN.search(text)
+    if m and m.group("box"):
+        return "box" + m.group("box")
+    if m:  # "14 Canal St" is "14 Canal Street"
+        street = m.group("street")[: m.start("type") - m.start("street")] + _STREET_TYPES.get(m.group("type"), m.group("type"))
+        return re.sub(r"\s", "", street).casefold()
+    return re.sub(r"\s", "", text).casefold()
+
+
+_FAX_LABEL = re.compile(r"(?:팩스|fax|f\.|facsimile)\s*(?:번호|no\.?|number)?\s*[:：)]?\s*\(?\s*$", re.I)
+_EMAIL = re.compile(r"(?<![A-Za-z0-9.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_URL_CHARS = r"[^\s\x00<>()\[\]{}\"'「」가-힣,]"
+_URL = first_char_regex(
+    "A-Za-z0-9", r"(?:https?://|www\.)" + _URL_CHARS + r"+"
+    r"|(?<![@\w.\-/])(?:[a-z0-9-]+\.)+(?:(?:ac|go|or|co|re|ne)\.kr|kr|(?:org|co|ac|gov|nhs)\.uk|(?:com|org|gov|edu|net)\.au|(?:co|org|govt|ac)\.nz|com|net|org|edu|gov|io)(?![A-Za-z0-9-])(?:/"
+    + _URL_CHARS + r"*)?",
+    re.I,
+)
+
+
+def phone_key(text: str) -> str:
+    """Digits only, with a country code that drops a trunk 0 (+82, +44, …) turned into the domestic leading 0."""
+    text = text.strip().replace("(0)", "")
+    digits = re.sub(r"\D", "", text)
+    cc = _TRUNK_ZERO.match(text)
+    if cc:
+        digits = digits[len(cc.group(1)) :]
+        if not digits.startswith("0"):
+            digits = "0" + digits
+    elif len(digits) == 11 and digits.startswith("1"):  # North America: +1 (613) 562-5800 is 613-562-5800 at home
+        digits = digits[1:]
+    return digits
+
+
+def url_key(text: str) -> str:
+    """Lowercased URL without scheme, ``www.``, trailing slash or trailing punctuation."""
+    u = text.strip().rstrip(".,;:!?").lower()
+    u = re.sub(r"^https?://", "", u)
+    u = re.sub(r"^www\.", "", u)
+    return u.rstrip("/")
+
+
+
+
+def extract_contacts(text: str) -> list[Entity]:
+    """Phones, faxes, e-mails, URLs and street addresses in `text`, in order, without overlaps."""
+    found: list[Entity] = []
+    taken = Spans()
+
+    for m in _EMAIL.finditer(text):
+        v = m.group(0).rstrip(".")
+        found.append(Entity("email", v, m.start(), m.start() + len(v), v.casefold()))
+        taken.add(m.start(), m.start() + len(v))
+    for m in _URL.finditer(text):
+        v = m.group(0).rstrip(".,;:!?")
+        s, e = m.start(), m.start() + len(v)
+        if not taken.overlaps(s, e) and "." in v:
+            found.append(Entity("url", v, s, e, url_key(v)))
+            taken.add(s, e)
+    for rx, fake in ((_PHONE_FAKE, True), (_PHONE_INTL, False), (_PHONE_KR, False), (_PHONE_REP, False),
+                     (_PHONE_OTHER, False), (_PHONE_EXT, False)):
+        for m in rx.finditer(text):
+            s, e = m.start(), m.end()
+            v = m.group(0)
+            if taken.overlaps(s, e):
+                continue
+            if fake and not re.search(r"[Xx*○●□]", v):
+                continue  # a real number: the precise patterns below handle it
+            key = phone_key(v)
+            if rx is _PHONE_EXT:
+                key = "ext" + key
+            elif not fake and not 8 <= len(key) <= (13 if rx is _PHONE_OTHER else 11):
+                continue
+            kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
+            found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
+            taken.add(s, e)
+    for s, e in [*_korean_addresses(text), *(m.span() for m in _ADDRESS_EN.finditer(text))]:
+        if not taken.overlaps(s, e):
+            found.append(Entity("address", text[s:e], s, e, address_key(text[s:e])))
+            taken.add(s, e)
+    for m in _POSTCODE_KO.finditer(text):
+        s, e = m.span("zip")
+        if not taken.overlaps(s, e):
+            found.append(Entity("address", m.group("zip"), s, e, POSTCODE + m.group("zip")))
+            taken.add(s, e)
+    for m in _PHONE_SHORT.finditer(text):
+        g = next(k for k in "abcdef" if m.group(k))
+        s, e = m.span(g)
+        if not taken.overlaps(s, e):
+            found.append(Entity("phone", m.group(g), s, e, SHORT_PHONE + m.group(g)))
+            taken.add(s, e)
+    found.sort(key=lambda x: x.start)
+    return found
