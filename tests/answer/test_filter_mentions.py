@@ -72,3 +72,36 @@ def test_an_invented_contact_after_an_offices_bracketed_contacts_goes_alone():
                                   "됩니다.", [RULES], "ko")
     assert removed == ["credit@saebom.ac.kr"]
     assert "학사관리팀(☎ 02-6200-3315, 본관 2층 204호)으로 하시면 됩니다." in text
+
+
+WORDING = Chunk(
+    chunk_id="tw#ge", doc_id="tw", title="Overseas Travel Insurance – Policy Wording", location="General Exclusions",
+    lang="en", article="8",
+    text="GENERAL EXCLUSIONS\n8. We will not pay any claim arising from:\n(1) pre-existing medical conditions;\n"
+         "(2) participation in the following activities:\n   (a) mountaineering requiring ropes;\n"
+         "   (b) scuba diving below 30 metres;\n(3) travel to a country under a travel ban.")
+GUIDE = Chunk(
+    chunk_id="isg#3", doc_id="isg", title="International Student Guide 2025", location="Section 3", lang="en",
+    article="Section 3", text="3. Visa and Immigration\n3.1 Alien Registration. Apply within 90 days of entry.")
+CLAIMS = Chunk(
+    chunk_id="ho#g", doc_id="ho", title="실손의료비보험 청구 안내", location="청구 방법", lang="ko",
+    text="우편 접수: 서울특별시 중구 세종대로 9, 해온손해보험 장기보상센터 (우편번호 04513)")
+
+
+def test_a_wording_numbered_without_a_word_is_cited_as_clauses_with_lower_case_paragraphs():
+    text, removed = removed_items("Scuba diving below 30 metres is excluded under General Exclusions clause 8(2)(b) "
+                                  "of this Policy; travel bans fall under clause 8(3).", [WORDING], "en")
+    assert removed == [] and "clause 8(2)(b)" in text
+    assert removed_items("Mountaineering is excluded by clause 8(1)(a).", [WORDING], "en")[1] == ["clause 8(1)(a)"]
+
+
+def test_a_section_of_the_guide_is_the_guides_own():
+    text, removed = removed_items("Register within 90 days (Section 3.1 of the Guide).", [GUIDE], "en")
+    assert removed == [] and "(Section 3.1 of the Guide)" in text
+
+
+def test_an_invented_address_before_a_real_office_goes_and_the_office_carries_the_sentence():
+    text, removed = removed_items("우편으로 청구하시려면 서울특별시 중구 세종대로 69 해온손해보험 장기보상센터로 서류를 보내시면 됩니다.",
+                                  [CLAIMS], "ko")
+    assert removed == ["서울특별시 중구 세종대로 69"]
+    assert text.startswith("우편으로 청구하시려면 해온손해보험 장기보상센터로 서류를 보내시면 됩니다.")

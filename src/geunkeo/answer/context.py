@@ -39,7 +39,8 @@ _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 _ANY_POINT = re.compile(r"\((?:[a-z]|[ivx]{1,4})\)|(?m:^[ \t]*[a-z][.)]\s)")
 _PHONE_RANGE = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})\s?[~∼-]\s?(?P<last>\d{1,4})(?!\d)")
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
-_EN_PARA = re.compile(r"(?m)(?:^[ \t]*|(?<=[.;:)]\s))\((\d+)\)(?=\s+[A-Z])")
+# (a line's own "(2) participation in …" may start lower-case: a list under "8. We will not pay any claim arising from:")
+_EN_PARA = re.compile(r"(?m)^[ \t]*\((\d+)\)(?=\s+[A-Za-z])|(?<=[.;:)]\s)\((\d+)\)(?=\s+[A-Z])")
 _ITEM_NUM = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")  # a 호 in running text: "… 손해 1. 고의로 … 2. 전쟁으로 …"
 _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:(?:General\s)?Conditions?|GC|Exclusions?)\s?(\d{1,2})\b")
 _ITEM_WORD = re.compile(r"\b[Ii]tem\s(\d{1,2})\b")  # a schedule's rows: "Item 4 Rental vehicle excess: …"
@@ -101,6 +102,9 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
     if own and own not in arts:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
         arts[own] = text[:end]
+    if chunk.lang == "en" and (chunk.article or "").strip().isdigit():
+        # a wording numbered with no word ("8. We will not pay …"): "clause 8(2)(b)" and "section 8" name it too
+        arts.setdefault("§" + own, arts[own])
     # units numbered without a heading word: "Part 2 - …\n2.1 …" and "4. Complaint stages" are sections 2 and 4;
     # "B1 Accidental injury: …" is item B1
     for form in FORM_KO.finditer(text):  # a form the regulation attaches exists wherever its text names it
@@ -123,7 +127,7 @@ def _dotted(key: str) -> bool:
 
 def _paragraph_numbers(chunk: Chunk, key: str, text: str) -> set[int]:
     nums = {_CIRCLED[c] for c in text if c in _CIRCLED}
-    nums |= {int(m.group(1)) for m in _EN_PARA.finditer(text)}
+    nums |= {int(m.group(1) or m.group(2)) for m in _EN_PARA.finditer(text)}
     if key.isdigit():  # an article divided into "Section 1.", "Section 2." lines
         nums |= {int(n) for n in _SECTION_LINE.findall(text)}
     if key.startswith("Pt"):  # coded items: "C1 …", "C2 …"
@@ -382,6 +386,9 @@ def _paragraph_text(text: str, art: str, para: int) -> str | None:
         n = re.escape(art[1:])
         start = re.search(_sub_section(n, str(para)), text)
         nxt = re.compile(_sub_section(n, rf"(?!{para}(?!\d))\d+"))  # the next paragraph, not "9.2.1" under 9.2
+        if start is None:  # a clause whose paragraphs are "(1) …", "(2) …" lines
+            start = re.search(rf"(?m)^[ \t]*\({para}\)", text)
+            nxt = re.compile(r"(?m)^[ \t]*\(\d+\)")
     elif art.isdigit() and _SECTION_LINE.search(text):
         start = re.search(rf"(?m)^[ \t]*Section\s{para}\b", text)
         nxt = _SECTION_LINE
@@ -459,7 +466,7 @@ def _ckey(e: Entity) -> str:
 
 
 _REG_END = re.compile(r"(?:규정|학칙|약관|규칙|세칙|지침|법|요강|내규|정관|준칙|조례|terms|regulations?|policy|rules|"
-                      r"conditions|bylaws|code|handbook|procedures?|charter|guidelines?|manual|wording)$")
+                      r"conditions|bylaws|code|handbook|procedures?|charter|guidelines?|guide|manual|wording)$")
 
 
 def _same_reg(a: str, b: str) -> bool:

@@ -225,6 +225,15 @@ def _real_office_before(s: str, contact: Entity, bad: list[Entity]) -> int | Non
     return None if any(not x.is_contact and x.start < end <= x.end for x in bad) else end
 
 
+def _real_office_after(s: str, contact: Entity, bad: list[Entity]) -> bool:
+    """Whether a real office is named right after `contact` (a company's name may stand between them)."""
+    offices = extract_departments(s[contact.end : contact.end + _WINDOW])
+    if not offices or offices[0].start > 20:
+        return False
+    start = contact.end + offices[0].start
+    return not any(not x.is_contact and x.start <= start < x.end for x in bad)
+
+
 def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
     open_ = s.rfind("(", 0, start)
     if open_ == -1 or ")" in s[open_:start]:
@@ -356,6 +365,12 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             office = None if in_list else _real_office_before(s, e, bad)
             if office is not None:
                 edits.append((office, e.end, ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
+            if e.kind == "address" and _real_office_after(s, e, bad):
+                # "서울특별시 … 69 해온손해보험 장기보상센터로 보내시면 됩니다": the real office carries the sentence
+                edits.append((e.start, e.end + len(s[e.end:]) - len(s[e.end:].lstrip(" ,")), ""))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue
