@@ -105,3 +105,14 @@ def test_an_invented_address_before_a_real_office_goes_and_the_office_carries_th
                                   [CLAIMS], "ko")
     assert removed == ["서울특별시 중구 세종대로 69"]
     assert text.startswith("우편으로 청구하시려면 해온손해보험 장기보상센터로 서류를 보내시면 됩니다.")
+
+
+def test_a_rider_numbers_its_articles_again_so_its_articles_are_not_the_main_terms():
+    main = Chunk(chunk_id="t#4", doc_id="t", title="든든암보험 약관", location="보통약관 > 제2관", lang="ko",
+                 article="제4조", text="제4조(보험금을 지급하지 않는 사유) 회사는 고의로 자신을 해친 경우 지급하지 않습니다.")
+    rider = Chunk(chunk_id="t#r", doc_id="t", title="든든암보험 약관", location="특별약관 > 암수술비 특별약관", lang="ko",
+                  article="특약 제1조~제2조", text="암수술비 특별약관\n제1조(지급사유) 수술 1회당 가입금액을 지급합니다.\n"
+                                               "제2조(세부규정) ① 흡인은 수술에 포함하지 않습니다.\n② 하나만 지급합니다.")
+    text, removed = removed_items("암수술비 특별약관 제1조에 따라 지급되며, 같은 특약 제2조 제1항의 예외가 있고, 항암치료는 특약 "
+                                  "제4조에서 보장합니다. 고의 사고는 제4조에 따라 지급하지 않습니다.", [main, rider], "ko")
+    assert removed == ["특약 제4조"] and "같은 특약 제2조 제1항" in text and "고의 사고는 제4조에 따라" in text

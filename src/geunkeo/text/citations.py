@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from geunkeo.text.entity_base import Entity, first_char_regex
 
-_REG_WORD = "규정|학칙|약관|규칙|세칙|지침|시행세칙|시행규칙|시행령|법|요강|내규|정관|준칙|조례"
+_REG_WORD = "규정|학칙|약관|특약|규칙|세칙|지침|시행세칙|시행규칙|시행령|법|요강|내규|정관|준칙|조례"
 _SELF_NAMED = {"학칙", "정관"}
 _NOT_NAME_WORDS = {"경우", "따라", "및", "또는", "등", "위", "아래", "다음", "각", "그", "관련", "해당", "이번", "기존"}
 _REG_NOT = ("방법", "불법", "용법", "문법", "편법", "기법", "해법", "어법", "화법")
@@ -126,8 +126,9 @@ def roman_to_int(s: str) -> int:
 
 
 def reg_key(name: str) -> str:
-    """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded."""
-    return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold()
+    """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded; 특약 is 특별약관 (a 특별약관
+    numbers its articles from 제1조 again, so "특약 제4조" is not the 보통약관's 제4조)."""
+    return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold().replace("특약", "특별약관")
 
 
 # (pattern, key) in order of precedence: the first kind of unit named in the string decides
