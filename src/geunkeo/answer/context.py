@@ -16,6 +16,7 @@ from geunkeo.text.entities import (
     FORM_KO,
     MENTIONED,
     POSTCODE,
+    ROOM,
     SHORT_PHONE,
     Entity,
     article_key,
@@ -201,6 +202,9 @@ class ContextIndex:
         if e.placeholder:
             return None
         hit = self.contacts.get(_ckey(e))
+        if hit is None and e.norm.startswith(ROOM):  # a floor or room the contexts write, with or without spaces
+            n = self._compact_n(e.norm[len(ROOM):])
+            return (e.text, n) if n else None
         if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
             digits = re.sub(r"\D", "", e.norm)
             return next(((digits, d.n) for d in self.docs
@@ -220,13 +224,22 @@ class ContextIndex:
                     return val
         return hit
 
+    def holds_text(self, text: str) -> bool:
+        """Whether a context holds `text`, ignoring spaces and case."""
+        return self._compact_n(re.sub(r"\s+", "", text).casefold()) is not None
+
+    def _compact_n(self, needle: str) -> int | None:
+        """n of the first context whose text, without spaces, holds `needle` (casefolded, without spaces)."""
+        if self._compact is None:
+            self._compact = "\x00".join(re.sub(r"\s+", "", t) for t in self.texts)
+        at = self._compact.find(needle)
+        return self._compact.count("\x00", 0, at) + 1 if at >= 0 else None
+
     def department(self, e: Entity) -> int | None:
         """n of the context that names this department (whole-word, spacing-insensitive)."""
         if e.norm in self.departments:
             return self.departments[e.norm]
-        if self._compact is None:  # the texts without spaces: a name absent from all of them needs no regex
-            self._compact = "\x00".join(re.sub(r"\s+", "", t) for t in self.texts)
-        if e.norm not in self._compact:
+        if self._compact_n(e.norm) is None:  # absent from every text without spaces: no regex needed
             return None
         chars = [re.escape(c) for c in e.norm]  # dept_key: spacing, "the" and (주) do not matter
         rx = re.compile(r"(?<![가-힣a-z])" + r"\s*".join(chars))
@@ -329,6 +342,8 @@ class ContextIndex:
                 return f"제{num}호" in seg.replace(" ", "")  # 제1항 lists no 호 although ③ does
             if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):
                 return False
+            if _dotted(art) and seg is not None and re.search(r"\(\d{1,2}\)", seg) and f"({num})" not in seg:
+                return False  # "Section 3.2(4)": 3.2 numbers its points (1)-(3)
         if not mok:
             return True
         return _has_mok(seg if (seg is not None and not num) else text, num, mok)

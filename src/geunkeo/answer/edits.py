@@ -22,7 +22,7 @@ from geunkeo.answer.rewrite import (
     residual_is_empty,
     tidy,
 )
-from geunkeo.text.entities import Entity, extract_citations, extract_contacts, extract_departments
+from geunkeo.text.entities import ROOM, Entity, extract_citations, extract_contacts, extract_departments
 
 _SEP_LEFT = re.compile(r"(?:\s*(?:[,/·;]|또는|및|or|and)\s*)?(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
 _SEP_RIGHT = re.compile(r"^\s*(?:[,/·;]|또는|및|or|and)\s*", re.I)
@@ -134,6 +134,7 @@ def _cites_beyond(s: str, bad: list[Entity]) -> bool:
 
 _PART_TITLE = re.compile(r"\s?(?:[–—-]\s?(?:[A-Z][a-z]+|and|of)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}"
                          r"|\((?:[A-Z][a-z]+)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}\))")
+_SITE_LABEL = re.compile(r"(홈페이지|누리집|웹사이트|사이트|포털|website|web\s?site|portal)(?:\s*\(|\s+at)?\s*$", re.I)
 _ASIDE_END = re.compile(r"(?<=[가-힣])\([^()]*\)$")
 # the lettered part a clause is cited under: "Part D, " before "clause 14.3"
 _CONTAINER = re.compile(r"\b(?:Part|PART)\s[A-Z],\s?$")
@@ -219,10 +220,22 @@ def _real_office_before(s: str, contact: Entity, bad: list[Entity]) -> int | Non
     for x in sorted((x for x in bad if x.is_contact and end <= x.start and x.end <= contact.start),
                     key=lambda x: -x.start):
         gap = gap[: x.start - end] + gap[x.end - end :]
-    gap = re.sub(r"\s*(?:또는|및|\bor\b|[,/·;])\s*$", " ", gap, flags=re.I) if gap != s[end : contact.start] else gap
+    if gap != s[end : contact.start]:  # "교양교육센터(<invented>) 또는 <invented>로": the emptied brackets go too
+        gap = re.sub(r"\(\s*\)", "", gap)
+        gap = re.sub(r"\s*(?:또는|및|\bor\b|[,/·;])\s*$", " ", gap, flags=re.I)
     if not _DEPT_TO_CONTACT.fullmatch(gap):
         return None
     return None if any(not x.is_contact and x.start < end <= x.end for x in bad) else end
+
+
+def _real_address_before(s: str, room: Entity, bad: list[Entity]) -> bool:
+    """Whether a street address that is not invented ends right before `room` (one space or a comma between)."""
+    lo = max(0, room.start - _WINDOW)
+    before = [c for c in extract_contacts(s[lo : room.start]) if c.kind == "address"]
+    if not before or not re.fullmatch(r"[\s,]{0,2}", s[lo + before[-1].end : room.start]):
+        return False
+    start = lo + before[-1].start
+    return not any(x.is_contact and x.start == start for x in bad)
 
 
 def _real_office_after(s: str, contact: Entity, bad: list[Entity]) -> bool:
@@ -365,6 +378,20 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             office = None if in_list else _real_office_before(s, e, bad)
             if office is not None:
                 edits.append((office, e.end, ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
+            label = _ending_at(_SITE_LABEL, s, e.start) if e.kind == "url" else None
+            if label and re.match(r"\s?(?:에서|에|으로|로|을|를|의)(?![가-힣])|\s*[.,;)]|\s*$", s[e.end :]):
+                # "학교 홈페이지 <invented URL>에서 내려받을 수 있습니다" → "학교 홈페이지에서 …": the site is real
+                end = e.end + (1 if s[e.end : e.end + 1] == " " and re.match(r" [가-힣]", s[e.end :]) else 0)
+                edits.append((label.end(1), end, ""))
+                repl[id(e)] = phrases["contact"]
+                needs_contact = True
+                continue
+            if e.norm.startswith(ROOM) and _real_address_before(s, e, bad):
+                # "주소는 서울특별시 중구 세종대로 136 한결빌딩 9층입니다": the real street stays, the invented floor goes
+                edits.append((e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end, ""))
                 repl[id(e)] = phrases["contact"]
                 needs_contact = True
                 continue

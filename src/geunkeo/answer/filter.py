@@ -185,6 +185,11 @@ class HallucinationFilter:
                 continue  # part of a regulation's name: the citation decides
             if e.is_contact:
                 hit = ctx.contact(e)
+                if hit is None and e.kind == "address" and ", " in e.text:
+                    # "PO Box 7713, Bristol BS99 3LN": the town and postcode the contexts give stay
+                    head, tail = e.text.split(", ", 1)
+                    if ctx.holds_text(tail):
+                        e = replace(e, text=head, end=e.start + len(head))
                 if hit is None:
                     bad.append(e)
                 else:

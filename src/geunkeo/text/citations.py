@@ -37,7 +37,8 @@ _REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
 _REG_WINDOW = 60
 _ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
 # "별표 3", "별표 1 제3호": an annexed table, keyed like an English schedule ("Sch3")
-_ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?")
+_ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?"
+                                   r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
 # units a context supports by naming them anywhere (article key "M<kind>:<code>"; answer/context.py mentions):
 # a 약관's chapters (제3관), its 부표, a tariff's bands, coded forms, and European acts the documents cite
 _KO_UNIT_END = r"(?=\s|[(),.·」]|$|(?:에서|에|의|은|는|을|를|과|와|부터|까지)(?![가-힣]))"
@@ -221,6 +222,8 @@ def extract_citations(text: str) -> list[Entity]:
     for m in _ANNEX_KO.finditer(text):
         reg, ref, s = _ko_regulation_before(text, m.start())
         art, item = f"Sch{m.group('n')}", m.group("item")
+        mok = m.group("mok")  # "별표 3 라목": a 목 of the table itself, keyed with an empty 호
+        item = _item_key(item, mok) if item else (f"-{mok}" if mok else None)
         out.append(_citation(text, s, m.end(), reg, ref, art, None, item))
     for m in _CITE_EN.finditer(text):
         reg, ref = None, "bare"
@@ -233,7 +236,9 @@ def extract_citations(text: str) -> list[Entity]:
             reg, ref = m.group("named").strip("「」"), "named"
         # sections and clauses get their own keys ("§6"; article_key), articles the bare number
         art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
-        if art in ("GC", "Exc"):  # "General Condition 5": item 5 of the policy's general conditions
+        if art in ("GC", "Exc") and m.group("dot"):  # "exclusion 4.2(d)": section 4.2's point, a list's word before it
+            art = f"§{int(m.group('art'))}"
+        elif art in ("GC", "Exc"):  # "General Condition 5": item 5 of the policy's general conditions
             out.append(_citation(text, m.start(), m.end(), None, "bare", art, None, m.group("art")))
             continue
         if m.group("asec"):  # "Article VII, Section 2.c": the article's section 2, its point c

@@ -43,14 +43,21 @@ _PHONE_SHORT = first_char_regex("국☎(1센재상", r"(?:국번\s?없이|☎)\s
                           r"|(?<![\d\-.,:~])(?P<f>1[1-9]\d)(?=번?(?:에|으로|로)\s?(?:먼저\s?)?(?:신고|전화|연락))")
 SHORT_PHONE = "short"  # Entity.norm prefix of a short number
 POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 06721")
-# street addresses, keyed by road and number: "서울특별시 성북구 안암로 145 서연관 2층" (a 시·군·구 before the road, so
-# "…로 150" in running text is not one; the building and floor after it belong to it), "12 Market Street",
+ROOM = "room"  # Entity.norm prefix of a floor or room ("본관 3층 203호", "Room 205")
+# where in a building: a floor with its building or its room ("본관 3층 203호", "대학본부 2층", "한결빌딩 9층", "3층 302호"),
+# or an English "Room 2.14"; a floor alone ("3층 이상") is not a place
+_FLOOR_HINT = first_char_regex("0-9", r"\d{1,2}\s?층")  # where a floor can be: the full pattern is searched around it
+_ROOM_KO = re.compile(
+    r"(?<![가-힣A-Za-z\d])(?:(?P<bldg>[가-힣A-Za-z\d]{1,10}(?:관|동|본부|빌딩|회관|센터|타워|홀|청사))\s?)?"
+    r"(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?)?")
+_ROOM_EN = first_char_regex("R", r"\bRoom\s(?P<room>\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
+# street addresses, keyed by road and number: "서울특별시 성북구 안암로 145" (a 시·군·구 before the road, so "…로 150"
+# in running text is not one; the building and floor after it are checked on their own, _ROOM_KO), "12 Market Street",
 # "PO Box 7711", "GPO Box 4120"
 _ROAD_NUMBER = first_char_regex("로길", r"(?:로|길)\s?\d")  # where an address can be: searched around these only
 _ADDRESS_KO = re.compile(
     r"(?<![가-힣])(?:[가-힣]{2,8}(?:특별시|광역시|특별자치시|특별자치도|도)\s)?(?:[가-힣]{1,8}(?:시|군|구)\s){1,2}"
-    r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d%]|[.,]\d)"
-    r"(?:\s[가-힣\d]{1,12}(?:관|회관|빌딩|타워|홀|동))?(?:\s?\d{1,3}층)?(?:\s?\d{1,4}호)?")
+    r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d%]|[.,]\d)")
 _POSTCODE_KO = first_char_regex("우(", r"(?:우편번호|\(우\)|우\))\s?:?\s?(?P<zip>\d{5})(?!\d)")
 _STREET_TYPES = {"St": "Street", "Rd": "Road", "Ave": "Avenue", "Ln": "Lane", "Dr": "Drive", "Pl": "Place",
                  "Sq": "Square", "Blvd": "Boulevard", "Tce": "Terrace"}
@@ -76,6 +83,19 @@ def _korean_addresses(text: str) -> list[tuple[int, int]]:
                 spans.append(m.span())
                 break
     return spans
+
+
+def _rooms(text: str) -> list[re.Match[str]]:
+    """Floors with their building or room ("본관 3층 203호"), each searched in a window around a "3층"."""
+    out: list[re.Match[str]] = []
+    for hint in _FLOOR_HINT.finditer(text):
+        if out and hint.start() < out[-1].end():
+            continue
+        for m in _ROOM_KO.finditer(text, max(0, hint.start() - 16), min(len(text), hint.end() + 10)):
+            if m.start("floor") == hint.start() and (m.group("bldg") or m.group("room")):
+                out.append(m)
+                break
+    return out
 
 
 def address_key(text: str) -> str:
@@ -167,6 +187,16 @@ def extract_contacts(text: str) -> list[Entity]:
         s, e = m.span("zip")
         if not taken.overlaps(s, e):
             found.append(Entity("address", m.group("zip"), s, e, POSTCODE + m.group("zip")))
+            taken.add(s, e)
+    for m in _rooms(text):
+        s, e = m.span()
+        if not taken.overlaps(s, e):
+            found.append(Entity("address", m.group(0), s, e, ROOM + re.sub(r"\s", "", m.group(0))))
+            taken.add(s, e)
+    for m in _ROOM_EN.finditer(text):
+        s, e = m.span()
+        if not taken.overlaps(s, e):
+            found.append(Entity("address", m.group(0), s, e, ROOM + "room" + m.group("room").casefold()))
             taken.add(s, e)
     for m in _PHONE_SHORT.finditer(text):
         g = next(k for k in "abcdef" if m.group(k))

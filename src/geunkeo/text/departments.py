@@ -13,7 +13,7 @@ from geunkeo.text.entity_base import Entity, Spans, first_char_regex
 _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
     "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀|파트|창구|데스크|사무소|플라자|"
-    "출장소|영업소"
+    "출장소|영업소|자치회|학생회|협의회"
 )
 _DEPT_WEAK = "처|과|실|부|청|국|공단|공사"
 _PARTICLE = (
@@ -64,7 +64,7 @@ _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bu
 # a capitalised word; a possessive ends the name ("the Graduate School's Appeals Board" names two bodies)
 _EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = first_char_regex(
-    "A-Z", r"\b(?:(?:" + _EN_CAP + r"\s+){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+(?:the\s+)?" + _EN_CAP
+    "A-Z", r"\b(?:(?:" + _EN_CAP + r"\s+(?:(?:and|&)\s+(?=[A-Z]))?){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+(?:the\s+)?" + _EN_CAP
     + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})?"
     r"|(?:Office|Department|Division|Center|Centre|Bureau|School|Board|Council|Committee|Faculty|Ministry|Institute)"
     r"\s+(?:of|for|on)\s+(?:the\s+)?" + _EN_CAP
@@ -88,9 +88,9 @@ _EN_NOT_LEADING = _EN_NOT_NAME | _EN_NOT_BODY
 
 
 def dept_key(name: str) -> str:
-    """Comparison key of a department name: no spaces, casefolded, no leading 'the', no (주) / 주식회사."""
+    """Comparison key of a department name: no spaces, casefolded, no leading 'the', no (주) / 주식회사, & as 'and'."""
     name = re.sub(r"\(주\)|㈜|주식회사", "", re.sub(r"^the\s+", "", name.strip(), flags=re.I))
-    return re.sub(r"\s+", "", name).casefold()
+    return re.sub(r"\s+", "", name.replace("&", " and ")).casefold()
 
 
 def _weak_ok(name: str, text: str, end: int) -> bool:

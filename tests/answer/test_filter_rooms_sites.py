@@ -1,0 +1,69 @@
+"""Filter classes found by the fifteenth unseen set (typical traffic): floors and rooms, a 목 of a 별표, numbered points
+of a section, 자치회-type bodies, "exclusion 4.2(d)", and rewrites that keep a real site, street, office or town."""
+
+from __future__ import annotations
+
+from tests.answer.filter_support import removed_items
+
+from geunkeo.corpus.base import Chunk
+from geunkeo.text.entities import extract_citations, extract_contacts, extract_departments
+
+ACADEMIC = Chunk(
+    chunk_id="cr#45", doc_id="cr", title="청람대학교 학칙", location="제45조; 별표 3; 문의", lang="ko", article="제45조",
+    text="제45조(조기졸업) ① 평점평균 4.0 이상이면 신청할 수 있다.\n② 신청은 학과를 거쳐 한다.\n"
+         "[별표 3] 졸업인증 기준\n가. 외국어: TOEIC 600점\n나. 정보: 자격증 1종\n다. 봉사: 30시간\n"
+         "문의: 교무처 학사지원팀, 본관 2층 204호, 교양교육센터(031-580-2611), 재무회계팀(대학본부 3층)\n"
+         "등록금 반환신청서(별지 제2호 서식)는 학교 홈페이지(https://www.seohae.ac.kr)에서 내려받는다.\n"
+         "우편 접수: 서울특별시 중구 세종대로 136 한결빌딩 8층")
+EXCHANGE = Chunk(
+    chunk_id="gx#3", doc_id="gx", title="Exchange Student Handbook", location="Section 3; Section 4", lang="en",
+    article="Section 3", text="3.2 Course registration. (1) Register on the GNU Portal. (2) Add or drop in week 1. (3) "
+                              "Korean-taught courses need approval.\n4.2 Exclusions. We do not pay for: (a) routine care; "
+                              "(b) grooming; (c) breeding; (d) dental treatment unless caused by an accident.\n"
+                              "Office hours: Room 204, International Center. Claims: Harbourline Pet Claims, PO Box 7712, Bristol "
+                              "BS99 3LN.")
+
+
+def test_floors_and_rooms_are_checked_where_a_building_or_room_number_names_them():
+    found = [(e.text, e.norm) for e in extract_contacts("본관 3층 203호, 대학본부 2층, Room 205; 3층 이상 건물")]
+    assert found == [("본관 3층 203호", "room본관3층203호"), ("대학본부 2층", "room대학본부2층"), ("Room 205", "roomroom205")]
+    text, removed = removed_items("방문은 본관 2층 204호로 하시고, 서류는 대학본부 2층 학사지원팀에 내세요.", [ACADEMIC], "ko")
+    assert removed == ["대학본부 2층"] and "본관 2층 204호" in text and "학사지원팀에 내세요" in text
+    text, removed = removed_items("우편 접수 주소는 서울특별시 중구 세종대로 136 한결빌딩 9층입니다.", [ACADEMIC], "ko")
+    assert removed == ["한결빌딩 9층"] and "우편 접수 주소는 서울특별시 중구 세종대로 136입니다." in text
+    assert removed_items("The office is in Room 205.", [EXCHANGE], "en")[1] == ["Room 205"]
+
+
+def test_a_mok_of_a_table_and_numbered_points_of_a_section():
+    assert [(e.text, e.item) for e in extract_citations("별표 3 라목")] == [("별표 3 라목", "-라")]
+    text, removed = removed_items("외국어 기준은 별표 3 가목, 대체 교과목은 별표 3 라목에 있습니다.", [ACADEMIC], "ko")
+    assert removed == ["별표 3 라목"] and "별표 3 가목" in text
+    text, removed = removed_items("Registration is on the portal (Section 3.2(1)); approval is under Section 3.2(4).",
+                                  [EXCHANGE], "en")
+    assert removed == ["Section 3.2(4)"]
+    assert removed_items("Dental care is excluded (exclusion 4.2(d)).", [EXCHANGE], "en")[1] == []
+
+
+def test_student_bodies_are_offices():
+    assert [e.text for e in extract_departments("이의신청은 생활관자치회나 총학생회에 하세요.")] == ["생활관자치회", "총학생회"]
+
+
+def test_rewrites_keep_the_real_site_office_and_town():
+    text, removed = removed_items("신청서(별지 제2호 서식)는 학교 홈페이지 https://www.seohae.ac.kr/tuition/refund 에서 "
+                                  "내려받을 수 있습니다.", [ACADEMIC], "ko")
+    assert removed == ["https://www.seohae.ac.kr/tuition/refund"]
+    assert text.startswith("신청서(별지 제2호 서식)는 학교 홈페이지에서 내려받을 수 있습니다.")
+    text, removed = removed_items("문의는 교양교육센터(031-580-2610) 또는 gradcert@cheongram.ac.kr로 하시면 됩니다.",
+                                  [ACADEMIC], "ko")
+    assert text.startswith("문의는 교양교육센터로 하시면 됩니다.")
+    text, removed = removed_items("Post the form to Harbourline Pet Claims, PO Box 7713, Bristol BS99 3LN.",
+                                  [EXCHANGE], "en")
+    assert removed == ["PO Box 7713"] and "Bristol BS99 3LN" in text
+
+
+def test_an_and_inside_an_english_office_name_and_an_ampersand_are_one_name():
+    assert [e.text for e in extract_departments("call the Lost and Stolen Pets Unit on 0345 600 2210")] == [
+        "Lost and Stolen Pets Unit"]
+    council = Chunk(chunk_id="c#1", doc_id="c", title="Charges", location="Help", lang="en",
+                    text="Reduced charges: contact the Revenues and Benefits Service.")
+    assert removed_items("Ask the Revenues & Benefits Service.", [council], "en")[1] == []
