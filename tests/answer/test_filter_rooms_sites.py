@@ -67,3 +67,31 @@ def test_an_and_inside_an_english_office_name_and_an_ampersand_are_one_name():
     council = Chunk(chunk_id="c#1", doc_id="c", title="Charges", location="Help", lang="en",
                     text="Reduced charges: contact the Revenues and Benefits Service.")
     assert removed_items("Ask the Revenues & Benefits Service.", [council], "en")[1] == []
+
+
+GRAD = Chunk(
+    chunk_id="igu#3", doc_id="igu", title="Ilsan Global University Graduate School Handbook", location="Section 3",
+    lang="en", article="Section 3",
+    text="Section 3 – Registration\n3.1 Course Registration. Register for 6 to 12 credits.\n3.2 Add/Drop. First week.\n"
+         "Graduate School Office – Room 402, Veritas Hall. Mailing address: 123 Hosu-ro, Ilsandong-gu, Goyang-si. "
+         "Head office: Level 9, 200 Collins Street, Melbourne VIC 3000.")
+
+
+def test_a_salvaged_clause_loses_the_invented_contact_inside_its_brackets():
+    dorm = Chunk(chunk_id="h#c", doc_id="h", title="학사안내", location="문의", lang="ko",
+                 text="병무상담실: 학생회관 1층 112호, 031-550-1600")
+    text, removed = removed_items("병무상담실(학생회관 1층 112호, 031-550-1630)에서도 상담받을 수 있고, 서류는 경기도 화성시 "
+                                  "한빛대학로 200으로 보내면 됩니다.", [dorm], "ko")
+    assert sorted(removed) == ["031-550-1630", "경기도 화성시 한빛대학로 200"]
+    assert "031-550-1630" not in text and "병무상담실(학생회관 1층 112호)에서도 상담받을 수 있습니다." in text
+
+
+def test_korean_roads_in_english_levels_and_abbreviated_document_names():
+    found = [(e.text, e.norm) for e in extract_contacts("mail it to 102 Hosu-ro, Ilsandong-gu; Level 21")]
+    assert found == [("102 Hosu-ro, Ilsandong-gu", "102hosu-ro"), ("Level 21", "roomlevel21")]
+    text, removed = removed_items("Write to 102 Hosu-ro, Ilsandong-gu, or visit Level 9.", [GRAD], "en")
+    assert removed == ["102 Hosu-ro"]
+    assert removed_items("Head office is on Level 21.", [GRAD], "en")[1] == ["Level 21"]
+    text, removed = removed_items("According to Section 3.1 of the IGU Graduate School Handbook, register for 6 "
+                                  "credits; Section 3.4 of the IGU Graduate School Handbook covers leave.", [GRAD], "en")
+    assert removed == ["Section 3.4 of the IGU Graduate School Handbook"] and "Section 3.1 of the IGU" in text

@@ -37,6 +37,7 @@ _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
 _LIST_HEADING = re.compile(r"\b(?:General\s)?(Condition|Exclusion)s\b", re.I)
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
+_TITLE_STOP = {"the", "and", "for", "this", "our", "your"}
 _ANY_POINT = re.compile(r"\((?:[a-z]|[ivx]{1,4})\)|(?m:^[ \t]*[a-z][.)]\s)")
 _PHONE_RANGE = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})\s?[~∼-]\s?(?P<last>\d{1,4})(?!\d)")
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
@@ -223,6 +224,19 @@ class ContextIndex:
                 if key.startswith("url:") and (key[4:] + "/").startswith(e.norm + "/"):
                     return val
         return hit
+
+    def titled_like(self, name: str) -> list[str]:
+        """Name keys of the contexts whose title shares most of an English document name's words: "the IGU
+        Graduate School Handbook" is the "Ilsan Global University Graduate School Handbook" (3 of 4 words)."""
+        words = {w.casefold() for w in re.findall(r"[A-Za-z]{3,}", name)} - _TITLE_STOP
+        if len(words) < 2:
+            return []
+        out = []
+        for d in self.docs:
+            title = {w.casefold() for w in re.findall(r"[A-Za-z]{3,}", d.chunk.title)}
+            if len(words & title) >= max(2, -(-2 * len(words) // 3)):
+                out.extend(sorted(d.names))
+        return out
 
     def holds_text(self, text: str) -> bool:
         """Whether a context holds `text`, ignoring spaces and case."""

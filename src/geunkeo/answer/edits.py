@@ -275,6 +275,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
     edits: list[tuple[int, int, str]] = []
     repl: dict[int, str] = {}
     needs_contact = False
+    every = list(bad)  # the passes below take items out of `bad`; a salvaged clause is rewritten for all of them
     # an invented alternative "…, or the Student Wellness Department at 02-555-0199" / "또는 지급심사부(02-…)" goes
     # whole, with its separator: the real office and number before it stay
     for dept, contact, span in _alternative_items(s, bad):
@@ -405,18 +406,18 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 salvaged = _salvage_head(s, e.start, lang)
                 if salvaged is not None:  # "…받으며, 문의는 02-…로 하세요" → "…받습니다." + contact sentence
                     head, limit = salvaged
-                    inside = [x for x in bad if x.end <= limit]
+                    inside = [x for x in every if x.end <= limit]
                     new, _, _, repl = rewrite_sentence(head, inside, lang) if inside else (head, False, False, {})
-                    repl.update({id(x): phrases["contact"] for x in bad if x not in inside})
+                    repl.update({id(x): phrases["contact"] for x in every if x not in inside})
                     return new, False, True, repl
                 tail = _salvage_tail(s, e.end, lang)
                 if tail is not None:  # "팩스 0505-…로 보내시면 되고, 접수 후 3영업일 이내에 지급됩니다" → the second clause
-                    rest = [x for x in bad if x.start >= tail]
+                    rest = [x for x in every if x.start >= tail]
                     shifted = [replace(x, start=x.start - tail, end=x.end - tail) for x in rest]
                     back = {id(y): x for x, y in zip(rest, shifted, strict=True)}  # shifted copy → original
                     new, whole, _, sub = rewrite_sentence(s[tail:], shifted, lang) if rest else (s[tail:], False, False, {})
                     if not whole:
-                        out = {id(x): phrases["contact"] for x in bad if x.start < tail}
+                        out = {id(x): phrases["contact"] for x in every if x.start < tail}
                         out.update({id(back[k]): v for k, v in sub.items() if k in back})
                         return (capitalize_first(new) if lang == "en" else new), False, True, out
                 if _SEND_TO.get(lang, _SEND_TO["ko"]).match(s, e.end) and _cites_beyond(s, bad):

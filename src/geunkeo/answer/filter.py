@@ -221,6 +221,10 @@ class HallucinationFilter:
                     found = self._fallback(e, ctx, state, kind_word)
                 elif found is None and e.ref == "bare":  # "「의료법」 제3조 … (제5조 제2항)": the terms' own 제5조
                     found = ctx.citation(e.article, e.paragraph, None, kind_word, e.item)
+                if found is None and e.ref == "named" and e.regulation and not _HANGUL.search(e.regulation):
+                    # "Section 3.1 of the IGU Graduate School Handbook": the context's title, abbreviated
+                    alike = ctx.titled_like(e.regulation)
+                    found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
                 if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
                     # "Regulation 7.3.8" in a code whose chunks number it "7.3.8 Records." with no word: one numbering
                     other = ("§" if e.article[0] == "R" else "R") + e.article[1:]

@@ -50,7 +50,7 @@ _FLOOR_HINT = first_char_regex("0-9", r"\d{1,2}\s?층")  # where a floor can be:
 _ROOM_KO = re.compile(
     r"(?<![가-힣A-Za-z\d])(?:(?P<bldg>[가-힣A-Za-z\d]{1,10}(?:관|동|본부|빌딩|회관|센터|타워|홀|청사))\s?)?"
     r"(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?)?")
-_ROOM_EN = first_char_regex("R", r"\bRoom\s(?P<room>\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
+_ROOM_EN = first_char_regex("RL", r"\b(?:Room|Level)\s(?P<room>\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
 # street addresses, keyed by road and number: "서울특별시 성북구 안암로 145" (a 시·군·구 before the road, so "…로 150"
 # in running text is not one; the building and floor after it are checked on their own, _ROOM_KO), "12 Market Street",
 # "PO Box 7711", "GPO Box 4120"
@@ -62,12 +62,15 @@ _POSTCODE_KO = first_char_regex("우(", r"(?:우편번호|\(우\)|우\))\s?:?\s?
 _STREET_TYPES = {"St": "Street", "Rd": "Road", "Ave": "Avenue", "Ln": "Lane", "Dr": "Drive", "Pl": "Place",
                  "Sq": "Square", "Blvd": "Boulevard", "Tce": "Terrace"}
 # the town and postcode after the street or box go with it: ", Leeds LS1 4AP", ", Sydney NSW 2001"
-_TOWN_POSTCODE = (r"(?:,\s(?:[A-Z][a-z]+\s){0,2}[A-Z][a-z]+)?"
+_TOWN_POSTCODE = (r"(?:,\s(?:[A-Z][a-z]+\s){0,2}[A-Z][a-z]+(?:-(?:gu|si|gun|dong|eup|myeon))?)?"
                   r"(?:,?\s(?:[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s\d{4}))?")
 _ADDRESS_EN = first_char_regex(
     "GP0-9", r"\b(?:(?:G\.?P\.?O\.?|P\.?O\.?)\s?Box\s(?P<box>\d{1,6})"
     r"|(?P<street>\d{1,5}\s(?:[A-Z][a-z]+\s){1,3}(?P<type>" + "|".join([*_STREET_TYPES.values(), *_STREET_TYPES])
-    + r")))\b" + _TOWN_POSTCODE + r"(?![A-Za-z\d])")
+    + r"))"
+    # a Korean road written in English: "102 Hosu-ro", "88 Seorin-ro", "24 Gukjegeumyung-ro", "15 Sejong-daero 3-gil"
+    r"|(?P<kroad>\d{1,4}(?:-\d{1,3})?\s[A-Z][a-z]+(?:-[a-z]+)?-(?:ro|gil|daero)(?:\s\d{1,3}(?:beon)?-gil)?))\b"
+    + _TOWN_POSTCODE + r"(?![A-Za-z\d])")
 
 
 def _korean_addresses(text: str) -> list[tuple[int, int]]:
@@ -106,6 +109,8 @@ def address_key(text: str) -> str:
     m = _ADDRESS_EN.search(text)
     if m and m.group("box"):
         return "box" + m.group("box")
+    if m and m.group("kroad"):
+        return re.sub(r"\s", "", m.group("kroad")).casefold()
     if m:  # "14 Canal St" is "14 Canal Street"
         street = m.group("street")[: m.start("type") - m.start("street")] + _STREET_TYPES.get(m.group("type"), m.group("type"))
         return re.sub(r"\s", "", street).casefold()
@@ -196,7 +201,7 @@ def extract_contacts(text: str) -> list[Entity]:
     for m in _ROOM_EN.finditer(text):
         s, e = m.span()
         if not taken.overlaps(s, e):
-            found.append(Entity("address", m.group(0), s, e, ROOM + "room" + m.group("room").casefold()))
+            found.append(Entity("address", m.group(0), s, e, ROOM + re.sub(r"\s", "", m.group(0)).casefold()))
             taken.add(s, e)
     for m in _PHONE_SHORT.finditer(text):
         g = next(k for k in "abcdef" if m.group(k))
