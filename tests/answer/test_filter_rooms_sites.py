@@ -95,3 +95,23 @@ def test_korean_roads_in_english_levels_and_abbreviated_document_names():
     text, removed = removed_items("According to Section 3.1 of the IGU Graduate School Handbook, register for 6 "
                                   "credits; Section 3.4 of the IGU Graduate School Handbook covers leave.", [GRAD], "en")
     assert removed == ["Section 3.4 of the IGU Graduate School Handbook"] and "Section 3.1 of the IGU" in text
+
+
+def test_circled_paragraphs_after_an_article_are_checked():
+    rules = Chunk(chunk_id="s#21", doc_id="s", title="솔뫼대학교 학칙", location="제21조", lang="ko", article="제21조",
+                  text="제21조(편입학) ① 결원 범위에서 허가한다.\n② 일반편입학은 제3학년에 한한다.\n③ 학사편입학은 100분의 2 "
+                       "이내이다.\n④ 중복 합격하면 하나의 대학에만 등록한다.\n문의: 학사지원팀 이메일(haksa@solmoe.ac.kr)")
+    assert [(e.text, e.paragraph) for e in extract_citations("(제21조 ③), 제21조 ⑤항")] == [("제21조 ③", 3),
+                                                                                        ("제21조 ⑤항", 5)]
+    text, removed = removed_items("학사편입학은 100분의 2 이내입니다(제21조 ③). 중복 합격은 제21조 ⑤에 있습니다.", [rules], "ko")
+    assert removed == ["제21조 ⑤"] and "(제21조 ③)" in text
+    text, removed = removed_items("문의는 grade@solmoe.ac.kr 또는 학사지원팀 이메일(haksa@solmoe.ac.kr)로 보내시면 됩니다.",
+                                  [rules], "ko")
+    assert removed == ["grade@solmoe.ac.kr"] and "문의는 학사지원팀 이메일(haksa@solmoe.ac.kr)로 보내시면 됩니다." in text
+
+
+def test_a_call_with_its_object_before_an_invented_number_hands_over_to_the_next_verb():
+    text, removed = removed_items("You can call them on 0800 023 4657 or visit nbsu.org.uk/advice.", [GRAD, Chunk(
+        chunk_id="n#1", doc_id="n", title="Advice", location="Advice", lang="en", text="Advice: nbsu.org.uk/advice")],
+        "en")
+    assert removed == ["0800 023 4657"] and text.startswith("You can visit nbsu.org.uk/advice.")

@@ -33,9 +33,12 @@ _NEEDS_OBJECT = re.compile(
     r"contact|visit|reach|phone|fax|number|see|from|by))\s*[:：]?\s*$", re.I)
 
 
-_VERB_LABEL = re.compile(r"\b(?:call|contact|e-?mail|phone|dial|write to|visit)\s*[:：]?\s*$", re.I)
+# ("You can call them on <invented> or visit …": the object and "on"/"at" may stand between the verb and the number)
+_VERB_LABEL = re.compile(r"\b(?:call|contact|e-?mail|phone|dial|write to|visit)(?:\s+(?:them|us|him|her|it))?"
+                         r"(?:\s+(?:on|at))?\s*[:：]?\s*$", re.I)
 _NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|phone|dial|write to|visit)\b)", re.I)
-_NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및|\bor\b|\band\b)\s*(?=(?:" + LABEL_WORDS
+# (the next item may name its office first: "<invented> 또는 학사지원팀 이메일(haksa@…)로")
+_NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및|\bor\b|\band\b)\s*(?=(?:[가-힣]{2,12}(?:팀|과|처|실|센터)\s?)?(?:" + LABEL_WORDS
                         + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
 _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
 _DETERMINER = re.compile(r"\b(?:the|our|your|their)\s+$", re.I)

@@ -26,7 +26,8 @@ _REG_KO = (
 MOK_LETTERS = "[가나다라마바사아자차카타파하]"
 _ART_KO = (
     r"제\s?(?P<art>\d+)\s?조(?:\s?의\s?(?P<sub>\d+))?"
-    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항)?(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>" + MOK_LETTERS + r")\s?목)?"
+    r"(?:\s?(?:제\s?)?(?P<para>\d+)\s?항|\s?(?P<circ>[①-⑳])(?:\s?항)?)?"  # "제21조 ⑤" is its paragraph 5
+    r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호(?:\s?(?P<mok>" + MOK_LETTERS + r")\s?목)?"
     r"|\s?(?P<pmok>" + MOK_LETTERS + r")\s?목)?"
     r"(?:\([가-힣·\s]{1,20}\))?"
 )
@@ -209,7 +210,7 @@ def extract_citations(text: str) -> list[Entity]:
             s = addenda.start()
         reg, ref, s = _ko_regulation_before(text, s)
         art = ("부칙" if addenda else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
-        para = int(m.group("para")) if m.group("para") else None
+        para = int(m.group("para")) if m.group("para") else (ord(m.group("circ")) - 0x245F if m.group("circ") else None)
         # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
