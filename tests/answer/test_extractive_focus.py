@@ -94,3 +94,12 @@ def test_fragments_that_look_like_sentences_are_not_quoted():
             "휴학 기간은 2년 이내로 한다. 관련 법령 개정.")
     assert source_sentences(text) == ["의료진이 진료를 권유함에 있어 상식적인 내용까지 설명할 필요는 없다.",
                                       "휴학 기간은 2년 이내로 한다.", "관련 법령 개정."]
+
+
+def test_a_korean_compound_holds_the_questions_noun():
+    from geunkeo.answer.extractive import _compound_holds
+
+    assert _compound_holds("수강", frozenset({"재수강", "성적"}))
+    assert not _compound_holds("수강", frozenset({"수강", "성적"}))  # equal terms match directly, not here
+    assert not _compound_holds("하다", frozenset({"신청하다"}))  # verbs are not compounds
+    assert _compound_holds("과목", frozenset({"교과목", "성적", "a0"}))  # "재수강한 과목은 …" ← "재수강한 교과목의 성적은 A0 …"

@@ -195,6 +195,12 @@ def _jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / len(a | b) if a or b else 1.0
 
 
+def _compound_holds(term: str, terms: frozenset[str] | set[str]) -> bool:
+    """Whether a Korean compound of the sentence ends in the question's noun: 일반휴학 and 질병휴학 are 휴학."""
+    return len(term) >= 2 and bool(HANGUL.match(term)) and not term.endswith("다") and any(
+        len(u) > len(term) and u.endswith(term) for u in terms)
+
+
 def question_lang(query: str) -> str:
     return "en" if detect_lang(query) == "en" else "ko"
 
@@ -293,7 +299,7 @@ class ExtractiveAnswerer(Answerer):
                 if unit.text in seen or unit.text.endswith("?"):  # a question in the source answers nothing
                     continue
                 seen.add(unit.text)
-                overlap = sum(w for t, w in own.items() if t in tset) / own_total
+                overlap = sum(w for t, w in own.items() if t in tset or _compound_holds(t, tset)) / own_total
                 has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
                 score = (overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position)
                          + 0.15 / (1 + r))
