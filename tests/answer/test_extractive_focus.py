@@ -103,3 +103,13 @@ def test_a_korean_compound_holds_the_questions_noun():
     assert not _compound_holds("수강", frozenset({"수강", "성적"}))  # equal terms match directly, not here
     assert not _compound_holds("하다", frozenset({"신청하다"}))  # verbs are not compounds
     assert _compound_holds("과목", frozenset({"교과목", "성적", "a0"}))  # "재수강한 과목은 …" ← "재수강한 교과목의 성적은 A0 …"
+
+
+def test_an_upper_bound_word_says_what_is_asked_not_what_it_is_about():
+    summer = Hit(chunk=Chunk("summer#s3", "summer", "계절학기 수강신청 안내", "- 최대 6학점까지 신청할 수 있습니다.\n"
+                             "- 수강료는 1학점당 85,000원입니다.", "계절학기 수강신청 안내"), score=1.0)
+    rules = Hit(chunk=Chunk("hakchik#제9조", "hakchik", "학칙", "제9조(수강신청) ① 학생은 매 학기 12학점 이상 19학점 이하로 "
+                            "수강신청을 하여야 한다.\n② 직전 학기 평점평균이 4.00 이상인 학생은 22학점까지 신청할 수 있다.",
+                            "학칙 제9조"), score=0.9)
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("한 학기에 최대 몇 학점까지 들을 수 있어?", [summer, rules])
+    assert "19학점 이하" in ans.sentences[0].text

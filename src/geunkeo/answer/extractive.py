@@ -224,6 +224,8 @@ _OTHER_DOC_SHARE = 0.7
 _MMR_LAMBDA = 0.5
 _NEIGHBOUR_SHARE = 0.5
 _TITLE_TERM_WEIGHT = 0.35
+_BOUND_WORDS = frozenset({"최대", "최소", "최고", "최저"})
+_BOUND_WORD_WEIGHT = 0.35
 _NEIGHBOUR_BONUS = 0.1
 _OTHER_MEMBER_FACTOR = 0.5
 _NOVELTY_WEIGHT = 0.5
@@ -251,6 +253,8 @@ class ExtractiveAnswerer(Answerer):
         slots = question_slots(query)
         # the query's weighted terms: the plan's, else the query's own (analysed once, read by both steps)
         weights = dict(terms) if terms else dict.fromkeys(get_analyzer().terms(query), 1.0)
+        # "최대 몇 학기": 최대 says what is asked (the upper bound), not what it is about; any limit sentence has it
+        weights = {t: (w * _BOUND_WORD_WEIGHT if t in _BOUND_WORDS else w) for t, w in weights.items()}
         cands, units_by_hit = self._candidates(query, hits, weights, slots, source_lang(lang, hits))
         # a question that asks several things: supporting sentences are also chosen for the words of the question
         # no chosen sentence holds yet (its other part), not only for overall relevance
