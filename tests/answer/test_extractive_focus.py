@@ -113,3 +113,19 @@ def test_an_upper_bound_word_says_what_is_asked_not_what_it_is_about():
                             "학칙 제9조"), score=0.9)
     ans = ExtractiveAnswerer(AnswerSettings()).answer("한 학기에 최대 몇 학점까지 들을 수 있어?", [summer, rules])
     assert "19학점 이하" in ans.sentences[0].text
+
+
+def test_a_count_question_leads_with_a_number_of_the_asked_unit():
+    title = "2025학년도 1학기 휴학 신청 안내"
+    s1 = Hit(chunk=Chunk("leave#s1", "leave", title, "2025학년도 1학기에 휴학하려는 학생은 아래 내용을 확인하고 기간 안에 "
+                         "한빛포털에서 신청하시기 바랍니다.", title), score=1.0)
+    s3 = Hit(chunk=Chunk("leave#s3", "leave", title, "2. 신청 대상 및 휴학 종류\n- 일반휴학: 1회 2개 학기 이내, 재학 중 통산 "
+                         "6개 학기(3년) 이내\n- 군입대휴학: 복무 기간 전체", title), score=0.99)
+    summer = Hit(chunk=Chunk("summer#s3", "summer", "계절학기 수강신청 안내", "- 최대 6학점까지 신청할 수 있습니다.",
+                             "계절학기 수강신청 안내"), score=0.98)
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("휴학은 최대 몇 학기까지 할 수 있고 어디에 신청해?", [s1, s3, summer])
+    assert ans.sentences[0].text.startswith("일반휴학: 1회 2개 학기 이내")
+    from geunkeo.answer.slots import count_unit, states_count_of
+
+    assert count_unit("몇 번 받으면 제적됩니까?") == "(?:번|회|차례)" and states_count_of("연속하여 3회 받은 경우", "(?:번|회|차례)")
+    assert not states_count_of("2025학년도 1학기에 휴학하려는", "학기") and not states_count_of("최대 6학점", "학기")

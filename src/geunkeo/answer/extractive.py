@@ -19,7 +19,14 @@ from functools import lru_cache
 
 from geunkeo.answer.base import Answer, Answerer, AnswerSentence, source_lang
 from geunkeo.answer.cited import citation_for, render
-from geunkeo.answer.slots import NUMERIC_SLOTS, asks_several, question_slots, sentence_slots
+from geunkeo.answer.slots import (
+    NUMERIC_SLOTS,
+    asks_several,
+    count_unit,
+    question_slots,
+    sentence_slots,
+    states_count_of,
+)
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.reflow import ends_sentence
 from geunkeo.retrieve.base import Hit
@@ -220,6 +227,7 @@ class _Candidate:
 _SLOT_BONUS = 0.25
 _LEAD_SHARE = 0.8
 _LEAD_SHARE_TOP = 0.5
+_COUNT_SHARE = 0.3  # a sentence giving a number of the asked unit leads if it shares this much of the best overlap
 _OTHER_DOC_SHARE = 0.7
 _MMR_LAMBDA = 0.5
 _NEIGHBOUR_SHARE = 0.5
@@ -260,6 +268,7 @@ class ExtractiveAnswerer(Answerer):
         # no chosen sentence holds yet (its other part), not only for overall relevance
         chosen = self._choose(cands, [h.chunk.title or h.chunk.doc_id for h in hits],
                               weights if asks_several(query) else None)
+        chosen = self._count_first(chosen, cands, query, slots)
         if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
             chosen = [c for c in cands if c.rank == 0][:2]
         ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
@@ -313,6 +322,22 @@ class ExtractiveAnswerer(Answerer):
                     score *= _OTHER_MEMBER_FACTOR
                 cands.append(_Candidate(r, unit, tset, overlap, has_slot, score, figure, other))
         return cands, units_by_hit
+
+    def _count_first(self, chosen: list[_Candidate], cands: list[_Candidate], query: str,
+                     slots: list[str]) -> list[_Candidate]:
+        """"휴학은 최대 몇 학기": when the chosen lead gives no number of the asked unit and a sentence of the top
+        chunks does ("일반휴학: 1회 2개 학기 이내, 통산 6개 학기"), that sentence leads (its chunk's title words are
+        down-weighted in it, so it can score well below a sentence that merely shares them)."""
+        unit = count_unit(query) if "count" in slots[:2] else None
+        if not unit or not chosen or states_count_of(chosen[0].unit.text, unit):
+            return chosen
+        best = max(c.overlap for c in cands)
+        counts = [c for c in cands if c.rank < self.top_chunks and not c.other_member and c.overlap >= _COUNT_SHARE * best
+                  and states_count_of(c.unit.text, unit)]
+        if not counts:
+            return chosen
+        lead = max(counts, key=lambda c: c.score)
+        return [lead, *(c for c in chosen if c is not lead)][: self.max_sentences]
 
     def _choose(self, cands: list[_Candidate], doc_of: list[str],
                 parts: dict[str, float] | None = None) -> list[_Candidate]:

@@ -77,6 +77,22 @@ def sentence_slots(sentence: str) -> set[str]:
     return {slot for slot, pattern in _SENTENCE.items() if pattern.search(sentence)}
 
 
+_COUNT_UNIT = re.compile(r"몇\s?(개|명|번|회|학기|학점|년|건|곳|가지|차례|시간|주)")
+_SAME_UNIT = {"번": "(?:번|회|차례)", "회": "(?:번|회|차례)", "차례": "(?:번|회|차례)"}
+
+
+def count_unit(question: str) -> str | None:
+    """The unit a Korean count question asks in ("휴학은 최대 몇 학기" → 학기), as a pattern (번, 회 and 차례 are one)."""
+    m = _COUNT_UNIT.search(question)
+    return _SAME_UNIT.get(m.group(1), m.group(1)) if m else None
+
+
+def states_count_of(sentence: str, unit: str) -> bool:
+    """Whether a sentence gives a number of `unit`: "2개 학기", "통산 6학기" for 학기, not "6학점" or "2025학년도
+    1학기" (which names a semester)."""
+    return bool(re.search(rf"(?<!학년도\s)(?<!학년도)(?<![\d,.제]){_NUM}\s*(?:개\s*)?{unit}", sentence))
+
+
 def numeric_slot(slots: list[str]) -> str | None:
     """The first number-like slot a question asks for (the kind a missing fact can be told by)."""
     return next((s for s in slots if s in NUMERIC_SLOTS), None)
