@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import (
     EN_DOC_KINDS,
-    FORM_KO,
     MENTIONED,
     POSTCODE,
     ROOM,
@@ -109,8 +108,6 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
         arts.setdefault("§" + own, arts[own])
     # units numbered without a heading word: "Part 2 - …\n2.1 …" and "4. Complaint stages" are sections 2 and 4;
     # "B1 Accidental injury: …" is item B1
-    for form in FORM_KO.finditer(text):  # a form the regulation attaches exists wherever its text names it
-        arts.setdefault(f"Frm{int(form.group('n'))}", form.group(0))
     for pattern, prefix in ((_ANY_SUB_SECTION, "§"), (_NUMBERED_HEADING, "§"), (_CODED_ITEM, "Pt")):
         for key, unit_text in _runs(text, pattern, prefix).items():
             arts.setdefault(key, unit_text)
@@ -151,6 +148,7 @@ class ContextIndex:
         self.numbers: dict[str, int] = {}
         self.texts: list[str] = []
         self._compact: str | None = None
+        self._ranges: list[tuple[str, str, str, str, int]] | None = None
         self.known_departments = known_departments
         for n, chunk in enumerate(chunks, start=1):
             self._add(n, chunk)
@@ -211,19 +209,27 @@ class ContextIndex:
             return next(((digits, d.n) for d in self.docs
                          if re.search(rf"(?<![\d\-.]){digits}(?![\d\-])", d.chunk.text)), None)
         if hit is None and e.kind in ("phone", "fax"):  # "02-2150-3471~3" lists 3471, 3472 and 3473
-            for d in self.docs:
-                for m in _PHONE_RANGE.finditer(d.chunk.text):
-                    first, last = m.group("first"), m.group("last")
-                    head = re.sub(r"\D", "", m.group("head"))
-                    last = first[: len(first) - len(last)] + last
-                    if (e.norm.startswith(head) and e.norm[len(head):].isdigit() and len(e.norm) - len(head) == len(first)
-                            and int(first) <= int(e.norm[len(head):]) <= int(last)):
-                        return m.group(0), d.n
+            for head, first, last, surface, n in self._phone_ranges():
+                tail = e.norm[len(head):]
+                if e.norm.startswith(head) and tail.isdigit() and len(tail) == len(first) and first <= tail <= last:
+                    return surface, n
         if hit is None and e.kind == "url":
             for key, val in self.contacts.items():
                 if key.startswith("url:") and (key[4:] + "/").startswith(e.norm + "/"):
                     return val
         return hit
+
+    def _phone_ranges(self) -> list[tuple[str, str, str, str, int]]:
+        """(digits before the range, first, last, surface, n) of each "02-2150-3471~3" in the contexts, read once
+        (an answer may hold many invented numbers)."""
+        if self._ranges is None:
+            self._ranges = []
+            for d in self.docs:
+                for m in _PHONE_RANGE.finditer(d.chunk.text):
+                    first, last = m.group("first"), m.group("last")
+                    last = first[: len(first) - len(last)] + last
+                    self._ranges.append((re.sub(r"\D", "", m.group("head")), first, last, m.group(0), d.n))
+        return self._ranges
 
     def titled_like(self, name: str) -> list[str]:
         """Name keys of the contexts whose title shares most of an English document name's words: "the IGU
@@ -290,7 +296,7 @@ class ContextIndex:
         """(context, evidence) supporting article `art` (its paragraph `para` and item `item`, when given) of one
         of `regs` (reg_key()s); `regs=None` means any regulation of the contexts, preferring those whose name
         contains `kind_word` (약관, 규정, terms…)."""
-        if art.startswith("M"):  # named anywhere in a context: a chapter, 부표, band, form or outside act
+        if art.startswith("M"):  # named anywhere in a context: a form, chapter, 부표, band or outside act
             kind, _, code = art[1:].partition(":")
             rx = re.compile(MENTIONED[kind][1].format(code=re.escape(code)))
             return next(((d, d.chunk.text[:200]) for d in self.docs if rx.search(d.chunk.text)), None)

@@ -322,6 +322,14 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 repl[id(e)] = phrases["contact"] if e.is_contact else ""
                 needs_contact |= e.is_contact
     near = _Neighbours(bad)
+
+    def cut(e: Entity, a: int, b: int, text: str = "") -> None:
+        """An invented contact goes with s[a:b] (its label, separator or clause); the contact sentence follows."""
+        nonlocal needs_contact
+        edits.append((a, b, text))
+        repl[id(e)] = phrases["contact"]
+        needs_contact = True
+
     for e in loose:
         if e.is_contact:
             nxt = s[e.end :]
@@ -336,16 +344,12 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             verb = _ending_at(_VERB_LABEL, s, e.start)
             parallel = _NEXT_VERB.match(s, e.end) if verb else None
             if parallel:  # "Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone
-                edits.append((verb.start(), parallel.end(), ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, verb.start(), parallel.end())
                 continue
             # "전화 02-…, 이메일 a@b로 …" / "02-…로 전화하거나 a@b로 …": another contact takes its place
             alt = _KO_ALTERNATIVE.match(s, e.end) or _NEXT_ITEM.match(s, e.end)
             if alt and not near.starting_in(alt.end() - 1, alt.end() + 12, e):
-                edits.append((a, alt.end(), ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, a, alt.end())
                 continue
             before, after = _ending_at(_KO_OR_BEFORE, s, e.start), _KO_OR_AFTER.match(s, e.end)
             if before and after and lang == "ko" and not near.starting_in(e.end, after.end(), e):
@@ -358,52 +362,38 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                     end = end[1:]
                 elif stem.endswith("시") and end.startswith("셔"):  # "보내시거나 … 보내셔도 됩니다" → "보내셔도 됩니다"
                     start -= 1
-                edits.append((start, after.end(), vowel + end))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, start, after.end(), vowel + end)
                 continue
             # "Applications run until 25 April via https://…, and …": the channel is an aside; the clause stands
             channel = _ending_at(_VIA, s, e.start) if lang == "en" else None
             if channel is None and lang == "en" and e.kind in ("phone", "fax") and not _ending_at(_CALL_CLAUSE, s, e.start):
                 channel = _ending_at(_ON_NUMBER, s, e.start)
             if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
-                edits.append((channel.start(), e.end, ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, channel.start(), e.end)
                 continue
             last = _ending_at(_OR_LAST, s, e.start) if lang == "en" else None
             if last and re.match(r"\s*[.!?]?\s*$", s[e.end :]) and not near.starting_in(last.start(), e.start, e):
-                edits.append((last.start(), e.end, ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, last.start(), e.end)
                 continue
             # "야간 당직실 031-…으로 연락" → "야간 당직실로 연락", "call the … Center at +82 …" → "call the … Center": the
             # number goes, the office it belongs to stays to carry the sentence (a contact sentence follows)
             office = None if in_list else _real_office_before(s, e, bad)
             if office is not None:
-                edits.append((office, e.end, ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, office, e.end)
                 continue
             label = _ending_at(_SITE_LABEL, s, e.start) if e.kind == "url" else None
             if label and re.match(r"\s?(?:에서|에|으로|로|을|를|의)(?![가-힣])|\s*[.,;)]|\s*$", s[e.end :]):
                 # "학교 홈페이지 <invented URL>에서 내려받을 수 있습니다" → "학교 홈페이지에서 …": the site is real
                 end = e.end + (1 if s[e.end : e.end + 1] == " " and re.match(r" [가-힣]", s[e.end :]) else 0)
-                edits.append((label.end(1), end, ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, label.end(1), end)
                 continue
             if e.norm.startswith(ROOM) and _real_address_before(s, e, bad):
                 # "주소는 서울특별시 중구 세종대로 136 한결빌딩 9층입니다": the real street stays, the invented floor goes
-                edits.append((e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end, ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end)
                 continue
             if e.kind == "address" and _real_office_after(s, e, bad):
                 # "서울특별시 … 69 해온손해보험 장기보상센터로 보내시면 됩니다": the real office carries the sentence
-                edits.append((e.start, e.end + len(s[e.end:]) - len(s[e.end:].lstrip(" ,")), ""))
-                repl[id(e)] = phrases["contact"]
-                needs_contact = True
+                cut(e, e.start, e.end + len(s[e.end:]) - len(s[e.end:].lstrip(" ,")))
                 continue
             if not in_list and (attached or verb or _ending_at(_NEEDS_OBJECT, s, a)):
                 salvaged = _salvage_head(s, e.start, lang)
@@ -431,11 +421,9 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                     needs_contact = True
                     continue
                 return "", True, True, {id(x): phrases["contact"] for x in bad}
-            edits.append((a, b, ""))
-            repl[id(e)] = phrases["contact"]
-            needs_contact = True
+            cut(e, a, b)
         else:
-            word = "관련 서식" if e.kind == "citation" and e.article.startswith("Frm") else phrases[e.kind]
+            word = "관련 서식" if e.kind == "citation" and e.article.startswith("M별지") else phrases[e.kind]
             start = e.start
             if lang == "en" or e.text[:1].isascii():
                 m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"

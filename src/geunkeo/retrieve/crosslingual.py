@@ -51,10 +51,12 @@ def coverage(chunk_terms: set[str], concepts: dict[str, list[frozenset[str]]]) -
 
 
 def promote_covering_other_language(hits: list[Hit], query_lang: str, term_sources: dict[str, str],
-                                    terms_of: Callable[[str], list[str]]) -> tuple[list[Hit], dict | None]:
+                                    terms_of: Callable[[str], list[str]],
+                                    more: Callable[[], list[Hit]] | None = None) -> tuple[list[Hit], dict | None]:
     """`hits` with an other-language hit covering every concept moved first when the same-language top hit covers
-    under half of them; the second value describes the move (None when nothing moved)."""
-    if len(hits) < 2 or hits[0].chunk.lang != query_lang:
+    under half of them; `more` gives further candidates, asked for only then. The second value describes the move
+    (None when nothing moved)."""
+    if not hits or hits[0].chunk.lang != query_lang:
         return hits, None
     concepts = glossary_concepts(term_sources)
     if len(concepts) < MIN_CONCEPTS:
@@ -62,9 +64,10 @@ def promote_covering_other_language(hits: list[Hit], query_lang: str, term_sourc
     top_cov = coverage(set(terms_of(hits[0].chunk_id)), concepts)
     if top_cov >= 0.5:
         return hits, None
-    for i, hit in enumerate(hits[1:], 1):
+    pool = hits + (more() if more else [])
+    for i, hit in enumerate(pool[1:], 1):
         if hit.chunk.lang not in (query_lang, "mixed") and coverage(set(terms_of(hit.chunk_id)), concepts) == 1.0:
             moved = {"chunk_id": hit.chunk_id, "from_rank": i + 1, "concepts": sorted(concepts),
                      "top_coverage": round(top_cov, 3)}
-            return [hit, *hits[:i], *hits[i + 1:]], moved
+            return [hit, *pool[:i], *pool[i + 1:]], moved
     return hits, None

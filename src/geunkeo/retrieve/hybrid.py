@@ -200,10 +200,11 @@ class HybridRetriever:
         if self.reranker is not None and hits:
             with trace.stage("retrieve.rerank", reranker=self.reranker.name):
                 hits = self.reranker.rerank(plan.original, hits, self.rerank_top_n, trace)
-        # an other-language hit that covers the question's concepts may sit below k: look into the top 20
-        pool = hits + [hit(item) for item in fused[depth:CROSSLINGUAL_POOL]]
-        promoted, moved = promote_covering_other_language(pool, plan.lang, plan.info.get("term_sources") or {},
-                                                          self.store.chunk_terms)
+        # an other-language hit that covers the question's concepts may sit below k: the top 20 are looked into,
+        # built as hits only when the top hit misses the concepts
+        promoted, moved = promote_covering_other_language(
+            hits, plan.lang, plan.info.get("term_sources") or {}, self.store.chunk_terms,
+            more=lambda: [hit(item) for item in fused[depth:CROSSLINGUAL_POOL]])
         if moved:
             hits = promoted[:len(hits)]
             trace.decide("retrieve.crosslingual", "the top hit misses the question's concepts; an other-language "

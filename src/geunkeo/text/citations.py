@@ -40,11 +40,12 @@ _ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
 # "별표 3", "별표 1 제3호": an annexed table, keyed like an English schedule ("Sch3")
 _ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?"
                                    r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
-# units a context supports by naming them anywhere (article key "M<kind>:<code>"; answer/context.py mentions):
-# a 약관's chapters (제3관), its 부표, a tariff's bands, coded forms, and European acts the documents cite
+# units a context supports by naming them anywhere (article key "M<kind>:<code>"; ContextIndex.citation): a
+# regulation's 별지 forms, a 약관's chapters (제3관), its 부표, a tariff's bands, coded forms, European acts
 _KO_UNIT_END = r"(?=\s|[(),.·」]|$|(?:에서|에|의|은|는|을|를|과|와|부터|까지)(?![가-힣]))"
 MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
     # kind: (how an answer and a context write it, how a context's text shows the code exists)
+    "별지": (first_char_regex("별", r"별지\s?(?:제\s?)?(?P<code>\d+)\s?호(?:\s?서식)?"), r"별지\s?(?:제\s?)?{code}\s?호"),
     "관": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?관" + _KO_UNIT_END), r"제\s?{code}\s?관"),
     "부표": (first_char_regex("부", r"부표\s?(?P<code>\d{1,2})(?!\d)"), r"부표\s?{code}(?!\d)"),
     "band": (first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
@@ -52,8 +53,6 @@ MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
     "act": (first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
             r"(?<![\d/]){code}(?![\d/])"),
 }
-# a regulation's forms: "별지 제3호 서식", "별지 제3호서식", "별지 3호"
-FORM_KO = first_char_regex("별", r"별지\s?(?:제\s?)?(?P<n>\d+)\s?호(?:\s?서식)?")
 _BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
@@ -114,7 +113,7 @@ _BARE_MOK = first_char_regex("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
 
-_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt", "Frm")  # keys of annexes and lists: "같은 조" never points at them
+_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt")  # keys of annexes and lists: "같은 조" never points at them
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
 
 
@@ -148,7 +147,6 @@ _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
     # a policy wording's lettered parts: "Part B — What we cover"; numbered parts ("Part 2") stay sections
     (re.compile(r"\b(?:Part|PART)\s([A-Z])\b"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
-    (re.compile(r"별지\s?(?:제\s?)?(\d+)\s?호"), lambda m: f"Frm{int(m.group(1))}"),
     (re.compile(r"\b(?:[Ss]chedule|SCHEDULE|Sch\.)\s?(\d+)|별표\s?(\d+)"),
      lambda m: f"Sch{int(m.group(1) or m.group(2))}"),
     (re.compile(r"\b(?:[Rr]egulation|REGULATION|Reg\.|[Rr]ule|RULE)\s?(\d+)"), lambda m: f"R{int(m.group(1))}"),
@@ -217,9 +215,6 @@ def extract_citations(text: str) -> list[Entity]:
     for kind, (rx, _) in MENTIONED.items():
         for m in rx.finditer(text):
             out.append(_citation(text, m.start(), m.end(), None, "bare", f"M{kind}:{m.group('code')}", None, None))
-    for m in FORM_KO.finditer(text):
-        reg, ref, s = _ko_regulation_before(text, m.start())
-        out.append(_citation(text, s, m.end(), reg, ref, f"Frm{int(m.group('n'))}", None, None))
     for m in _ANNEX_KO.finditer(text):
         reg, ref, s = _ko_regulation_before(text, m.start())
         art, item = f"Sch{m.group('n')}", m.group("item")

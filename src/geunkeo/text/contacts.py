@@ -4,6 +4,7 @@ e-mails, URLs and street addresses, each keyed for comparison (phones by digits,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from geunkeo.text.entity_base import Entity, Spans, first_char_regex
 
@@ -73,32 +74,32 @@ _ADDRESS_EN = first_char_regex(
     + _TOWN_POSTCODE + r"(?![A-Za-z\d])")
 
 
-def _korean_addresses(text: str) -> list[tuple[int, int]]:
-    """Spans of Korean street addresses, each searched in a window around a "…로 12" / "…길 3" (the full pattern
-    would start at every Hangul character)."""
-    spans: list[tuple[int, int]] = []
-    for hint in _ROAD_NUMBER.finditer(text):
-        if spans and hint.start() < spans[-1][1]:
-            continue
-        lo = max(0, hint.start() - 40)
-        for m in _ADDRESS_KO.finditer(text, lo, min(len(text), hint.end() + 40)):
-            if m.start("road") <= hint.start() < m.end("road"):
-                spans.append(m.span())
-                break
-    return spans
-
-
-def _rooms(text: str) -> list[re.Match[str]]:
-    """Floors with their building or room ("본관 3층 203호"), each searched in a window around a "3층"."""
+def _near_hints(text: str, hint: re.Pattern[str], full: re.Pattern[str], before: int, after: int,
+                accept: Callable[[re.Match[str], re.Match[str]], bool]) -> list[re.Match[str]]:
+    """Matches of `full` searched only in a window around each match of the cheap `hint` ("…로 12", "3층"): the
+    full patterns would be tried at every Hangul character. `accept(match, hint)` says whether a match is the
+    one the hint announced."""
     out: list[re.Match[str]] = []
-    for hint in _FLOOR_HINT.finditer(text):
-        if out and hint.start() < out[-1].end():
+    for h in hint.finditer(text):
+        if out and h.start() < out[-1].end():
             continue
-        for m in _ROOM_KO.finditer(text, max(0, hint.start() - 16), min(len(text), hint.end() + 10)):
-            if m.start("floor") == hint.start() and (m.group("bldg") or m.group("room")):
+        for m in full.finditer(text, max(0, h.start() - before), min(len(text), h.end() + after)):
+            if accept(m, h):
                 out.append(m)
                 break
     return out
+
+
+def _korean_addresses(text: str) -> list[re.Match[str]]:
+    """Korean street addresses ("서울특별시 성북구 안암로 145")."""
+    return _near_hints(text, _ROAD_NUMBER, _ADDRESS_KO, 40, 40,
+                       lambda m, h: m.start("road") <= h.start() < m.end("road"))
+
+
+def _rooms(text: str) -> list[re.Match[str]]:
+    """Floors with their building or room ("본관 3층 203호", "대학본부 2층")."""
+    return _near_hints(text, _FLOOR_HINT, _ROOM_KO, 16, 10,
+                       lambda m, h: m.start("floor") == h.start() and bool(m.group("bldg") or m.group("room")))
 
 
 def address_key(text: str) -> str:
@@ -184,30 +185,21 @@ def extract_contacts(text: str) -> list[Entity]:
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
             found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
             taken.add(s, e)
-    for s, e in [*_korean_addresses(text), *(m.span() for m in _ADDRESS_EN.finditer(text))]:
+    def add(kind: str, s: int, e: int, norm: str) -> None:
         if not taken.overlaps(s, e):
-            found.append(Entity("address", text[s:e], s, e, address_key(text[s:e])))
+            found.append(Entity(kind, text[s:e], s, e, norm))
             taken.add(s, e)
+
+    for m in _korean_addresses(text):
+        add("address", *m.span(), address_key(m.group(0)))
+    for m in _ADDRESS_EN.finditer(text):
+        add("address", *m.span(), address_key(m.group(0)))
     for m in _POSTCODE_KO.finditer(text):
-        s, e = m.span("zip")
-        if not taken.overlaps(s, e):
-            found.append(Entity("address", m.group("zip"), s, e, POSTCODE + m.group("zip")))
-            taken.add(s, e)
-    for m in _rooms(text):
-        s, e = m.span()
-        if not taken.overlaps(s, e):
-            found.append(Entity("address", m.group(0), s, e, ROOM + re.sub(r"\s", "", m.group(0))))
-            taken.add(s, e)
-    for m in _ROOM_EN.finditer(text):
-        s, e = m.span()
-        if not taken.overlaps(s, e):
-            found.append(Entity("address", m.group(0), s, e, ROOM + re.sub(r"\s", "", m.group(0)).casefold()))
-            taken.add(s, e)
+        add("address", *m.span("zip"), POSTCODE + m.group("zip"))
+    for m in (*_rooms(text), *_ROOM_EN.finditer(text)):
+        add("address", *m.span(), ROOM + re.sub(r"\s", "", m.group(0)).casefold())
     for m in _PHONE_SHORT.finditer(text):
         g = next(k for k in "abcdef" if m.group(k))
-        s, e = m.span(g)
-        if not taken.overlaps(s, e):
-            found.append(Entity("phone", m.group(g), s, e, SHORT_PHONE + m.group(g)))
-            taken.add(s, e)
+        add("phone", *m.span(g), SHORT_PHONE + m.group(g))
     found.sort(key=lambda x: x.start)
     return found

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 
 from geunkeo.text.citations import (  # noqa: F401  (the entity API is imported from here)
     EN_DOC_KINDS,
-    FORM_KO,
     MENTIONED,
     article_key,
     extract_citations,
