@@ -191,6 +191,18 @@ def test_retrieval_confidence_uses_the_plans_weighted_terms():
     assert conf == pytest.approx(0.6 * 0.8 + 0.25 + 0.15, abs=1e-4)
 
 
+def test_term_coverage_counts_an_askers_word_once_whichever_of_its_forms_a_chunk_uses():
+    # 휴가 is the asker's word; the chunk says 휴학 (a slang expansion of it): 휴가 is covered, and the expansion
+    # the chunk does not use (the glossary's English) is not a word of its own left uncovered
+    terms = {"휴가": 1.0, "기간": 1.0, "휴학": 0.5, "leav": 0.5, "가능": 0.5}
+    sources = {"휴가": "query", "기간": "query", "휴학": "slang:휴가→휴학", "leav": "glossary:휴가→leave",
+               "가능": "rewrite"}
+    _, parts = retrieval_confidence("휴가 기간", _hits(), terms, sources)
+    assert parts["term_coverage"] == pytest.approx(2 / 2.5)  # 휴가 (by 휴학) and 기간 of 휴가, 기간, 가능 (0.5)
+    _, unsourced = retrieval_confidence("휴가 기간", _hits(), terms)  # each form its own term: (0.5 + 1) / 3.5
+    assert unsourced["term_coverage"] == pytest.approx(1.5 / 3.5, abs=1e-4)
+
+
 def test_gate_decisions():
     s = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3)
     cited = AnswerSentence("가", [Citation(1, "a", "a")])

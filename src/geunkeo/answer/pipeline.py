@@ -75,7 +75,7 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
     ans = _generate(name, query, hits, settings, llm, terms, trace)
     ans = _checked(ans, query, hits, settings, filt, verifier, terms, trace)
     with trace.stage("answer.gate"):
-        conf = retrieval_confidence(query, hits, terms)
+        conf = retrieval_confidence(query, hits, terms, term_sources)
         able = assess(query, hits, terms, term_sources)
         gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf,
                       answerability=able)
