@@ -39,6 +39,11 @@ _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 _TITLE_STOP = {"the", "and", "for", "this", "our", "your"}
 _ANY_POINT = re.compile(r"\((?:[a-z]|[ivx]{1,4})\)|(?m:^[ \t]*[a-z][.)]\s)")
 _PHONE_RANGE = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})\s?[~∼-]\s?(?P<last>\d{1,4})(?!\d)")
+# "031-920-5513, 5514": the line's second number by its last four digits; extensions listed or ranged after one word
+# ("내선 4515, 4516", "내선 211~215", "ext. 20-24")
+_PHONE_LIST = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])\d{4}(?P<more>(?:\s?[,/]\s?\d{4}(?![\d-]))+)")
+_EXT_RUN = re.compile(r"(?:내선|교내|\b[Ee]xt\.?|\b[Ee]xtension)\s?(?:번호\s?)?(?P<first>\d{2,5})"
+                      r"(?P<more>(?:\s?(?:[~∼-]|,|/)\s?\d{1,5}(?!\d))+)")
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
 # (a line's own "(2) participation in …" may start lower-case: a list under "8. We will not pay any claim arising from:")
 _EN_PARA = re.compile(r"(?m)^[ \t]*\((\d+)\)(?=\s+[A-Za-z])|(?<=[.;:)]\s)\((\d+)\)(?=\s+[A-Z])")
@@ -149,6 +154,7 @@ class ContextIndex:
         self.texts: list[str] = []
         self._compact: str | None = None
         self._ranges: list[tuple[str, str, str, str, int]] | None = None
+        self._mentioned: dict[str, tuple[ContextDoc, str] | None] = {}
         self.known_departments = known_departments
         for n, chunk in enumerate(chunks, start=1):
             self._add(n, chunk)
@@ -208,7 +214,7 @@ class ContextIndex:
             digits = re.sub(r"\D", "", e.norm)
             return next(((digits, d.n) for d in self.docs
                          if re.search(rf"(?<![\d\-.]){digits}(?![\d\-])", d.chunk.text)), None)
-        if hit is None and e.kind in ("phone", "fax"):  # "02-2150-3471~3" lists 3471, 3472 and 3473
+        if hit is None and e.kind in ("phone", "fax"):  # "02-2150-3471~3" lists 3471, 3472 and 3473; "내선 211~215" 213
             for head, first, last, surface, n in self._phone_ranges():
                 tail = e.norm[len(head):]
                 if e.norm.startswith(head) and tail.isdigit() and len(tail) == len(first) and first <= tail <= last:
@@ -220,15 +226,27 @@ class ContextIndex:
         return hit
 
     def _phone_ranges(self) -> list[tuple[str, str, str, str, int]]:
-        """(digits before the range, first, last, surface, n) of each "02-2150-3471~3" in the contexts, read once
-        (an answer may hold many invented numbers)."""
+        """(digits before the range, first, last, surface, n) of each "02-2150-3471~3" in the contexts, of each
+        further number of a list ("031-920-5513, 5514") and of each extension run ("내선 211~215", "내선 4515, 4516";
+        head "ext"), read once (an answer may hold many invented numbers)."""
         if self._ranges is None:
             self._ranges = []
             for d in self.docs:
-                for m in _PHONE_RANGE.finditer(d.chunk.text):
+                text = d.chunk.text
+                for m in _PHONE_RANGE.finditer(text):
                     first, last = m.group("first"), m.group("last")
                     last = first[: len(first) - len(last)] + last
                     self._ranges.append((re.sub(r"\D", "", m.group("head")), first, last, m.group(0), d.n))
+                for m in _PHONE_LIST.finditer(text):
+                    head = re.sub(r"\D", "", m.group("head"))
+                    self._ranges += [(head, x, x, m.group(0), d.n) for x in re.findall(r"\d{4}", m.group("more"))]
+                for m in _EXT_RUN.finditer(text):
+                    prev = m.group("first")
+                    self._ranges.append(("ext", prev, prev, m.group(0), d.n))
+                    for sep, x in re.findall(r"([~∼-]|,|/)\s?(\d{1,5})", m.group("more")):
+                        x = prev[: max(len(prev) - len(x), 0)] + x  # "211~5" is 211 to 215
+                        self._ranges.append(("ext", prev if sep in "~∼-" else x, x, m.group(0), d.n))
+                        prev = x
         return self._ranges
 
     def titled_like(self, name: str) -> list[str]:
@@ -297,9 +315,13 @@ class ContextIndex:
         of `regs` (reg_key()s); `regs=None` means any regulation of the contexts, preferring those whose name
         contains `kind_word` (약관, 규정, terms…)."""
         if art.startswith("M"):  # named anywhere in a context: a form, chapter, 부표, band or outside act
-            kind, _, code = art[1:].partition(":")
-            rx = re.compile(MENTIONED[kind][1].format(code=re.escape(code)))
-            return next(((d, d.chunk.text[:200]) for d in self.docs if rx.search(d.chunk.text)), None)
+            if art not in self._mentioned:  # an answer may name one unit many times: each is searched once
+                kind, _, code = art[1:].partition(":")
+                rx = re.compile(MENTIONED[kind][1].format(code=re.escape(code)))
+                # a chunk's location names its chapter ("제3장 성적 > 제12조") where its text may not
+                self._mentioned[art] = next(((d, d.chunk.text[:200]) for d in self.docs
+                                             if rx.search(d.chunk.text) or rx.search(d.chunk.location or "")), None)
+            return self._mentioned[art]
         docs = self.docs
         if regs is None and kind_word:
             preferred = [d for d in docs if any(kind_word in nm for nm in d.names)]
@@ -366,7 +388,8 @@ class ContextIndex:
                 return False  # "Section 3.2(4)": 3.2 numbers its points (1)-(3)
         if not mok:
             return True
-        return _has_mok(seg if (seg is not None and not num) else text, num, mok)
+        # the cited paragraph's own item: "제4조 제2항 제2호 라목" is ②'s item 2, not ①'s
+        return _has_mok(seg if seg is not None else text, num, mok)
 
     @staticmethod
     def _has_paragraph(d: ContextDoc, name: str, art: str, para: int) -> bool:

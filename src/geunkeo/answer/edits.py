@@ -137,6 +137,14 @@ def _cites_beyond(s: str, bad: list[Entity]) -> bool:
 
 _PART_TITLE = re.compile(r"\s?(?:[–—-]\s?(?:[A-Z][a-z]+|and|of)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}"
                          r"|\((?:[A-Z][a-z]+)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}\))")
+# "… sessions in Room 2.16 every Wednesday", "the walk-in centre on the 4th floor of Exchange Tower": where the room
+# is an adverbial phrase, it goes with its preposition (and the building it is "of"); after "is" it is the claim
+_ROOM_PREP = re.compile(r"(?<![,;:])\s+(?:in|on|at)\s+(?:the\s+)?$", re.I)
+_ROOM_OF = re.compile(r"\s+of\s+(?:the\s+)?(?:same\s+building|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,4})")
+_COPULA = re.compile(r"\b(?:is|are|was|were|be|been|located|situated|based)$", re.I)
+# "a@b로 서류를 보내 주시면 장기보상팀에서 접수합니다": an e-mail, fax or site the sentence opens with, as the means
+_KO_MEANS_OPENING = re.compile(r"^\s*(?:(?:이메일|메일|팩스|홈페이지)\s*(?:주소\s*)?(?:은|는|:)?\s*)?$")
+_KO_MEANS_PARTICLE = re.compile(r"(?:으로|로)\s+")
 _SITE_LABEL = re.compile(r"(홈페이지|누리집|웹사이트|사이트|포털|website|web\s?site|portal)(?:\s*\(|\s+at)?\s*$", re.I)
 _ASIDE_END = re.compile(r"(?<=[가-힣])\([^()]*\)$")
 # the lettered part a clause is cited under: "Part D, " before "clause 14.3"
@@ -248,6 +256,11 @@ def _real_office_after(s: str, contact: Entity, bad: list[Entity]) -> bool:
         return False
     start = contact.end + offices[0].start
     return not any(not x.is_contact and x.start <= start < x.end for x in bad)
+
+
+def _real_office_later(s: str, start: int, bad: list[Entity]) -> bool:
+    """Whether the rest of the sentence from `start` names a real office (one the filter keeps)."""
+    return any(not any(x.start <= start + o.start < x.end for x in bad) for o in extract_departments(s[start:]))
 
 
 def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
@@ -387,6 +400,17 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 end = e.end + (1 if s[e.end : e.end + 1] == " " and re.match(r" [가-힣]", s[e.end :]) else 0)
                 cut(e, label.end(1), end)
                 continue
+            prep = _ending_at(_ROOM_PREP, s, e.start) if lang == "en" and e.norm.startswith(ROOM) else None
+            if prep and not _COPULA.search(s[: prep.start()].rstrip()):
+                of = _ROOM_OF.match(s, e.end)
+                end = of.end() if of else e.end
+                if re.match(r"\s*(?:[,.;!?]|\s[a-z])", s[end:]) or not s[end:].strip():
+                    cut(e, prep.start(), end)
+                    continue
+            means = _KO_MEANS_PARTICLE.match(s, e.end) if lang == "ko" and e.kind in ("email", "fax", "url") else None
+            if means and _KO_MEANS_OPENING.match(s[: e.start]) and _real_office_later(s, means.end(), bad):
+                cut(e, 0, means.end())
+                continue
             if e.norm.startswith(ROOM) and _real_address_before(s, e, bad):
                 # "주소는 서울특별시 중구 세종대로 136 한결빌딩 9층입니다": the real street stays, the invented floor goes
                 cut(e, e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end)
@@ -429,6 +453,8 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
                 start = m.start() if m else e.start
                 word = PHRASES["en"][e.kind] if lang == "en" else word
+                if e.kind == "citation" and e.article.startswith("Mform") and lang == "en":
+                    word = "the relevant form"  # "complete Form RD-12, signed by …"
                 owner = _ending_at(_POSSESSIVE, s, e.start) if e.kind == "department" else None
                 if owner:  # "HR's Employee Relations Unit" → "HR": the owner named before it is real
                     start, word = owner.start(), ""

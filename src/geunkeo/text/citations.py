@@ -41,18 +41,23 @@ _ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
 _ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?"
                                    r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
 # units a context supports by naming them anywhere (article key "M<kind>:<code>"; ContextIndex.citation): a
-# regulation's 별지 forms, a 약관's chapters (제3관), its 부표, a tariff's bands, coded forms, European acts
+# regulation's 별지 forms, its chapters (제3장; a 약관's 제3관), its 부표, a tariff's bands, coded forms, European acts
 _KO_UNIT_END = r"(?=\s|[(),.·」]|$|(?:에서|에|의|은|는|을|를|과|와|부터|까지)(?![가-힣]))"
 MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
     # kind: (how an answer and a context write it, how a context's text shows the code exists)
     "별지": (first_char_regex("별", r"별지\s?(?:제\s?)?(?P<code>\d+)\s?호(?:\s?서식)?"), r"별지\s?(?:제\s?)?{code}\s?호"),
     "관": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?관" + _KO_UNIT_END), r"제\s?{code}\s?관"),
+    "장": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?장" + _KO_UNIT_END), r"제\s?{code}\s?장"),
     "부표": (first_char_regex("부", r"부표\s?(?P<code>\d{1,2})(?!\d)"), r"부표\s?{code}(?!\d)"),
     "band": (first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
-    "form": (first_char_regex("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}\d{1,3}[A-Z]?)\b"), r"\b{code}\b"),
+    "form": (first_char_regex("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}-?\d{1,3}[A-Z]?)\b"), r"\b{code}\b"),
+    # numbered parts of a regulation ("Part 4"; lettered ones are keyed "Prt" with their clauses)
+    "part": (first_char_regex("P", r"\bP(?:art|ART)\s(?P<code>\d{1,2})(?![\d.])"), r"\bP(?:art|ART)\s{code}(?![\d.])"),
     "act": (first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
             r"(?<![\d/]){code}(?![\d/])"),
 }
+_MENTIONED_WORD = {"별지": "별지", "관": "관", "장": "장", "부표": "부표", "band": "Band", "form": "orm", "part": "P",
+                   "act": "/"}
 _BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
@@ -186,7 +191,11 @@ def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
         if not (plain.endswith(_REG_NOT) or len(plain) < 2):  # "신청 방법 제3조": not a regulation name
             s = r.start()
             words = plain.split()
-            # "학칙" names itself: "… 경우 학칙 제13조" is not a regulation called "경우 학칙"
+            # "학칙" names itself: "… 경우 학칙 제13조" is not a regulation called "경우 학칙"; nor is a name
+            # begun before a word no name holds ("치료를 받으신 경우 약관 제3조" is the 약관's 제3조)
+            cut = max((i + 1 for i, w in enumerate(words[:-1]) if w in _NOT_NAME_WORDS), default=0)
+            s += sum(len(w) + 1 for w in words[:cut])
+            words = words[cut:]
             while len(words) > 1 and (words[-1] in _SELF_NAMED or words[0] in _NOT_NAME_WORDS):
                 s += len(words[0]) + 1
                 words = words[1:]
@@ -213,6 +222,8 @@ def extract_citations(text: str) -> list[Entity]:
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
     for kind, (rx, _) in MENTIONED.items():
+        if _MENTIONED_WORD[kind] not in text:  # most answers name none of these units: skip the scan
+            continue
         for m in rx.finditer(text):
             out.append(_citation(text, m.start(), m.end(), None, "bare", f"M{kind}:{m.group('code')}", None, None))
     for m in _ANNEX_KO.finditer(text):

@@ -52,6 +52,13 @@ _ROOM_KO = re.compile(
     r"(?<![가-힣A-Za-z\d])(?:(?P<bldg>[가-힣A-Za-z\d]{1,10}(?:관|동|본부|빌딩|회관|센터|타워|홀|청사))\s?)?"
     r"(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?)?")
 _ROOM_EN = first_char_regex("RL", r"\b(?:Room|Level)\s(?P<room>\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
+# a room by its number alone ("같은 층 702호 접수창구", "302호실에서"), not a 호 of an article or a notice ("제702호"),
+# and only next to a word of a building ("임대주택 1,200호" counts homes)
+_ROOM_BARE_KO = first_char_regex("0-9", r"(?<![\d\-,.가-힣])(?<!제\s)\d{3,4}\s?호(?:실)?"
+                                        r"(?=[\s,.)\]]|$|(?:에서|에|의|으로|로|는|은|를|을|이|가|도|와|과|까지|부터)(?![가-힣]))")
+# an English floor by its ordinal ("on the 4th floor", "the ground floor")
+_ROOM_PLACE = re.compile(r"층|관|동|빌딩|센터|회관|타워|건물|청사|창구|사무실|방문")
+_FLOOR_EN = first_char_regex("0-9gG", r"\b(?:\d{1,2}(?:st|nd|rd|th)|[Gg]round)\s[Ff]loor\b")
 # street addresses, keyed by road and number: "서울특별시 성북구 안암로 145" (a 시·군·구 before the road, so "…로 150"
 # in running text is not one; the building and floor after it are checked on their own, _ROOM_KO), "12 Market Street",
 # "PO Box 7711", "GPO Box 4120"
@@ -196,7 +203,11 @@ def extract_contacts(text: str) -> list[Entity]:
         add("address", *m.span(), address_key(m.group(0)))
     for m in _POSTCODE_KO.finditer(text):
         add("address", *m.span("zip"), POSTCODE + m.group("zip"))
-    for m in (*_rooms(text), *_ROOM_EN.finditer(text)):
+    bare = [m for m in (_ROOM_BARE_KO.finditer(text) if "호" in text else iter([]))
+            if m.group(0).endswith("실") or _ROOM_PLACE.search(text, max(0, m.start() - 12), m.start())
+            or _ROOM_PLACE.search(text, m.end(), m.end() + 8)]
+    floors = list(_FLOOR_EN.finditer(text)) if "loor" in text else []
+    for m in (*_rooms(text), *_ROOM_EN.finditer(text), *bare, *floors):
         add("address", *m.span(), ROOM + re.sub(r"\s", "", m.group(0)).casefold())
     for m in _PHONE_SHORT.finditer(text):
         g = next(k for k in "abcdef" if m.group(k))

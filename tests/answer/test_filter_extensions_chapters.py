@@ -1,0 +1,85 @@
+"""Filter classes found by the eighteenth and nineteenth unseen sets (typical university and insurance traffic):
+extensions listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited
+paragraph's item, rooms by number and English floors, "ext." inside a sentence, and rewrites that keep true text."""
+
+from __future__ import annotations
+
+from tests.answer.filter_support import removed_items
+
+from geunkeo.answer.rewrite import sentence_spans
+from geunkeo.corpus.base import Chunk
+from geunkeo.text.entities import extract_citations, extract_contacts
+
+TERMS = Chunk(
+    chunk_id="sd#4", doc_id="sd", title="새별손해보험 실손의료비 약관", location="제2장 보상하지 않는 사항 > 제4조",
+    lang="ko", article="제4조",
+    text="제4조(보상하지 않는 사항) ① 회사는 다음 각 호의 의료비는 보상하지 않습니다.\n"
+         "1. 고의로 자신을 해친 경우\n2. 임신과 출산으로 입원한 경우\n"
+         "② 회사는 다음 각 호의 비용은 보상하지 않습니다.\n1. 한방 비급여 의료비\n2. 다음 각 목의 비용\n"
+         "가. 미용 목적의 성형수술 비용\n나. 시력교정술 비용\n3. 해외 의료비\n"
+         "문의: 보상센터 051-700-3300 (내선 211~215), 장학지원 031-777-5513, 5514, 학사팀 내선 4515, 4516\n"
+         "방문 접수: 본사 3층 302호 보상창구")
+RULES = Chunk(
+    chunk_id="hr#3", doc_id="hr", title="Haldon Research Degree Regulations", location="Part 3 Submission", lang="en",
+    article="Part 3",
+    text="Part 3 Submission\nRegulation 3.1 Submit the thesis with Form RD-7.\nPart 5 Extensions\n"
+         "Regulation 5.1 Apply for an extension before the deadline.\nContacts: Graduate Office, Room 2.14, "
+         "Tel. +44 1632 960 418; the Doctoral Centre is on the ground floor.")
+
+
+def test_extensions_and_a_lines_second_number_are_supported_by_their_run():
+    text, removed = removed_items("보상 접수는 내선 213, 장학 문의는 031-777-5514, 수업 문의는 내선 4516입니다.", [TERMS], "ko")
+    assert removed == [] and "내선 213" in text and "031-777-5514" in text and "내선 4516" in text
+    assert removed_items("보상 접수는 내선 216으로 하세요.", [TERMS], "ko")[1] == ["내선 216"]
+    assert removed_items("장학 문의는 031-777-5515로 하세요.", [TERMS], "ko")[1] == ["031-777-5515"]
+
+
+def test_an_extension_after_ext_is_read_in_its_own_sentence():
+    # "ext." used to end the sentence: "3356." was left as a sentence of its own and the number was never checked
+    answer = "Ask the Graduate Office. It handles claims on ext. 3356. Forms go to Room 2.14."
+    assert len(sentence_spans(answer)) == 3
+    text, removed = removed_items(answer, [RULES], "en")
+    assert removed == ["ext. 3356"] and "3356" not in text and "Room 2.14" in text
+
+
+def test_chapters_numbered_parts_and_hyphenated_forms_are_supported_only_where_a_context_names_them():
+    assert [(e.text, e.article) for e in extract_citations("제5장, Part 4, Form RD-12")] == [
+        ("제5장", "M장:5"), ("Part 4", "Mpart:4"), ("Form RD-12", "Mform:RD-12")]
+    text, removed = removed_items("세부 사항은 제2장에 있고 절차는 제5장에서 정합니다.", [TERMS], "ko")  # 제2장: the location
+    assert removed == ["제5장"] and "제2장" in text
+    text, removed = removed_items("Part 3 covers submission and Part 4 covers the viva. Complete Form RD-12, signed by "
+                                  "your supervisor, or Form RD-7.", [RULES], "en")
+    assert removed == ["Part 4", "Form RD-12"]
+    assert "Part 3 covers" in text and "complete the relevant form, signed by your supervisor" in text.casefold()
+
+
+def test_a_mok_is_looked_up_in_the_item_of_the_cited_paragraph():
+    # ①'s item 2 lists no 목: "제4조 제2항 제2호 라목" must be read in ②'s item 2, which lists 가 and 나 only
+    text, removed = removed_items("시력교정술은 제4조 제2항 제2호 나목, 건강검진은 제4조 제2항 제2호 라목에 따라 보상하지 않습니다.",
+                                  [TERMS], "ko")
+    assert removed == ["제4조 제2항 제2호 라목"] and "제4조 제2항 제2호 나목" in text
+
+
+def test_a_name_does_not_begin_before_a_word_no_name_holds():
+    # "치료를 받으신 경우 약관 제3조": the 약관 under discussion, not a document called "받으신 경우 약관"
+    assert [e.regulation for e in extract_citations("입원 치료를 받으신 경우 약관 제4조 제1항에 따라")] == ["약관"]
+    assert removed_items("입원 치료를 받으신 경우 약관 제4조 제1항에 따라 보상하지 않습니다.", [TERMS], "ko")[1] == []
+
+
+def test_rooms_by_number_and_english_floors():
+    found = [e.text for e in extract_contacts("같은 층 702호 접수창구, 302호실에서, 임대주택 1,200호, 제702호 서식, the 4th floor")]
+    assert found == ["702호", "302호실", "4th floor"]
+    text, removed = removed_items("방문하실 경우 같은 층 702호 보상창구를 이용하세요. 본사 3층 302호도 됩니다.", [TERMS], "ko")
+    assert removed == ["702호"] and "302호" in text
+    text, removed = removed_items("The Graduate Office runs drop-in sessions in Room 2.16 every Wednesday. Visitors can "
+                                  "use the walk-in centre on the 4th floor of Haldon House.", [RULES], "en")
+    assert removed == ["Room 2.16", "4th floor"]
+    assert "drop-in sessions every Wednesday." in text and "Visitors can use the walk-in centre." in text
+    assert removed_items("The Doctoral Centre is on the ground floor.", [RULES], "en")[1] == []
+
+
+def test_an_invented_email_opening_a_sentence_goes_with_its_particle_when_a_real_office_carries_it():
+    text, removed = removed_items("서류는 이메일로도 보낼 수 있습니다. claim@saebyeol.co.kr로 청구서를 첨부해 보내 주시면 보상센터에서 "
+                                  "접수합니다.", [TERMS], "ko")
+    assert removed == ["claim@saebyeol.co.kr"]
+    assert "청구서를 첨부해 보내 주시면 보상센터에서 접수합니다." in text
