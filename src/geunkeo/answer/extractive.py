@@ -23,6 +23,7 @@ from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     asks_several,
     count_unit,
+    states_other_count,
     question_slots,
     sentence_slots,
     states_count_of,
@@ -266,9 +267,9 @@ class ExtractiveAnswerer(Answerer):
         cands, units_by_hit = self._candidates(query, hits, weights, slots, source_lang(lang, hits))
         # a question that asks several things: supporting sentences are also chosen for the words of the question
         # no chosen sentence holds yet (its other part), not only for overall relevance
-        chosen = self._choose(cands, [h.chunk.title or h.chunk.doc_id for h in hits],
-                              weights if asks_several(query) else None)
-        chosen = self._count_first(chosen, cands, query, slots)
+        doc_of = [h.chunk.title or h.chunk.doc_id for h in hits]
+        chosen = self._choose(cands, doc_of, weights if asks_several(query) else None)
+        chosen = self._count_first(chosen, cands, query, slots, doc_of)
         if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
             chosen = [c for c in cands if c.rank == 0][:2]
         ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
@@ -324,20 +325,25 @@ class ExtractiveAnswerer(Answerer):
         return cands, units_by_hit
 
     def _count_first(self, chosen: list[_Candidate], cands: list[_Candidate], query: str,
-                     slots: list[str]) -> list[_Candidate]:
+                     slots: list[str], doc_of: list[str]) -> list[_Candidate]:
         """"휴학은 최대 몇 학기": when the chosen lead gives no number of the asked unit and a sentence of the top
         chunks does ("일반휴학: 1회 2개 학기 이내, 통산 6개 학기"), that sentence leads (its chunk's title words are
         down-weighted in it, so it can score well below a sentence that merely shares them)."""
         unit = count_unit(query) if "count" in slots[:2] else None
-        if not unit or not chosen or states_count_of(chosen[0].unit.text, unit):
+        if not unit or not chosen:
             return chosen
-        best = max(c.overlap for c in cands)
-        counts = [c for c in cands if c.rank < self.top_chunks and not c.other_member and c.overlap >= _COUNT_SHARE * best
-                  and states_count_of(c.unit.text, unit)]
-        if not counts:
-            return chosen
-        lead = max(counts, key=lambda c: c.score)
-        return [lead, *(c for c in chosen if c is not lead)][: self.max_sentences]
+        if not states_count_of(chosen[0].unit.text, unit):
+            best = max(c.overlap for c in cands)
+            counts = [c for c in cands if c.rank < self.top_chunks and not c.other_member
+                      and c.overlap >= _COUNT_SHARE * best and states_count_of(c.unit.text, unit)]
+            if not counts:
+                return chosen
+            lead = max(counts, key=lambda c: c.score)
+            chosen = [lead, *(c for c in chosen if c is not lead)][: self.max_sentences]
+        # the count is given: another document's count of something else ("최대 6학점까지" of the 계절학기 notice,
+        # under "휴학은 최대 몇 학기") shares the question's words, not its fact
+        doc = doc_of[chosen[0].rank]
+        return [chosen[0], *(c for c in chosen[1:] if doc_of[c.rank] == doc or not states_other_count(c.unit.text, unit))]
 
     def _choose(self, cands: list[_Candidate], doc_of: list[str],
                 parts: dict[str, float] | None = None) -> list[_Candidate]:

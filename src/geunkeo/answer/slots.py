@@ -77,7 +77,8 @@ def sentence_slots(sentence: str) -> set[str]:
     return {slot for slot, pattern in _SENTENCE.items() if pattern.search(sentence)}
 
 
-_COUNT_UNIT = re.compile(r"몇\s?(개|명|번|회|학기|학점|년|건|곳|가지|차례|시간|주)")
+_COUNT_UNITS = ("개", "명", "번", "회", "학기", "학점", "년", "건", "곳", "가지", "차례", "시간", "주")
+_COUNT_UNIT = re.compile(r"몇\s?(" + "|".join(_COUNT_UNITS) + ")")
 _SAME_UNIT = {"번": "(?:번|회|차례)", "회": "(?:번|회|차례)", "차례": "(?:번|회|차례)"}
 
 
@@ -91,6 +92,13 @@ def states_count_of(sentence: str, unit: str) -> bool:
     """Whether a sentence gives a number of `unit`: "2개 학기", "통산 6학기" for 학기, not "6학점" or "2025학년도
     1학기" (which names a semester)."""
     return bool(re.search(rf"(?<!학년도\s)(?<!학년도)(?<![\d,.제]){_NUM}\s*(?:개\s*)?{unit}", sentence))
+
+
+def states_other_count(sentence: str, unit: str) -> bool:
+    """Whether a sentence gives a number of a count unit other than `unit` and none of `unit` ("최대 6학점까지" for
+    a question asking how many 학기)."""
+    others = [u for u in _COUNT_UNITS if u != "개" and not re.fullmatch(unit, u)]  # "2개 학기" is 학기
+    return not states_count_of(sentence, unit) and any(states_count_of(sentence, u) for u in others)
 
 
 def numeric_slot(slots: list[str]) -> str | None:
