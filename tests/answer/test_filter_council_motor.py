@@ -57,8 +57,9 @@ def test_short_public_numbers_are_phones_only_where_the_text_says_so():
 
 def test_street_addresses_are_checked_by_road_and_number():
     found = [(e.text, e.norm) for e in extract_contacts("서울특별시 성북구 안암로 150 학생회관 1층 학사팀에 제출")]
-    # the building and floor are checked on their own: a real street with an invented floor loses only the floor
-    assert found == [("서울특별시 성북구 안암로 150", "안암로150"), ("학생회관 1층", "room학생회관1층")]
+    # the building and floor (with the office on it) are checked on their own: a real street with an invented floor
+    # loses only the floor
+    assert found == [("서울특별시 성북구 안암로 150", "안암로150"), ("학생회관 1층 학사팀", "room학생회관1층학사팀")]
     assert extract_contacts("100만원으로 150명을 뽑는다") == []
     text, removed = removed_items("서류는 서울특별시 성북구 안암로 145 서연관 2층 보상팀에 내세요.", [TRAVEL], "ko")
     assert removed == [] and "안암로 145" in text

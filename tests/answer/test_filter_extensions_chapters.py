@@ -1,6 +1,7 @@
-"""Filter classes found by the eighteenth and nineteenth unseen sets (typical university and insurance traffic):
-extensions listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited
-paragraph's item, rooms by number and English floors, "ext." inside a sentence, and rewrites that keep true text."""
+"""Filter classes found by unseen sets 18-21 (typical university, insurance and public-agency traffic): extensions
+listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited paragraph's
+item, rooms by number, floors with their office and English floors, "ext." inside a sentence, clinics and hospitals,
+and rewrites that keep true text."""
 
 from __future__ import annotations
 
@@ -83,3 +84,59 @@ def test_an_invented_email_opening_a_sentence_goes_with_its_particle_when_a_real
                                   "접수합니다.", [TERMS], "ko")
     assert removed == ["claim@saebyeol.co.kr"]
     assert "청구서를 첨부해 보내 주시면 보상센터에서 접수합니다." in text
+
+
+# -- sets 20 and 21 ---------------------------------------------------------------------------------------------
+
+NOTICE = Chunk(
+    chunk_id="hs#1", doc_id="hs", title="해솔공단 보험료 조정 안내", location="문의", lang="ko",
+    text="문의: 자격부과부 내선 3471~3, 생활관 행정실(국제관 1층 101호) 031-455-5800~2\n"
+         "강동 출장소: 서울특별시 강동구 천호대로 1095, 2층 민원실\n"
+         "제출 확인서 발급: 2층 학술정보서비스팀\nInternational office: +82-31-455-5700 / 5701")
+HOME = Chunk(
+    chunk_id="hw#2", doc_id="hw", title="Harlow Home Insurance Policy", location="Contacts", lang="en",
+    text="Policy changes: Harlow Customer Service, 0330 024 7300, 2 Abbey Road, Reading RG1 3BD.")
+
+
+def test_an_extension_listed_after_another_is_an_extension_too():
+    assert [(e.text, e.norm) for e in extract_contacts("자격부과부 내선 3473 또는 3474로")] == [
+        ("내선 3473", "ext3473"), ("3474", "ext3474")]
+    assert [e.text for e in extract_contacts("내선 1234, 3일 이내")] == ["내선 1234"]
+    text, removed = removed_items("접수 확인은 자격부과부 내선 3473 또는 3474로 하실 수 있습니다.", [NOTICE], "ko")
+    assert removed == ["3474"] and "내선 3473" in text
+
+
+def test_a_second_number_after_an_international_one():
+    assert removed_items("If the line is busy, call +82-31-455-5701.", [NOTICE], "en")[1] == []
+    assert removed_items("If the line is busy, call +82-31-455-5702.", [NOTICE], "en")[1] == ["+82-31-455-5702"]
+
+
+def test_a_floor_with_its_office_and_an_english_floor_number():
+    found = [(e.text, e.norm) for e in extract_contacts("같은 건물 1층 민원실에, 중앙도서관 2층 학술정보서비스팀에서, "
+                                                        "3층 이상, Floor 2.")]
+    assert found == [("1층 민원실", "room1층민원실"), ("중앙도서관 2층 학술정보서비스팀", "room중앙도서관2층학술정보서비스팀"),
+                     ("Floor 2", "roomfloor2")]
+    # the office's floor is in the notice, the library's is not written: supported by the office's floor
+    assert removed_items("확인서는 중앙도서관 2층 학술정보서비스팀에서 발급받습니다.", [NOTICE], "ko")[1] == []
+    text, removed = removed_items("방문 접수 창구는 같은 건물 1층 민원실에 마련되어 있습니다. 출장소는 2층 민원실입니다.",
+                                  [NOTICE], "ko")
+    assert removed == ["1층"] and "2층 민원실" in text  # the invented floor goes, the office word stays
+    assert removed_items("Post it to the Claims Unit, Floor 2.", [HOME], "en")[1] == ["Claims Unit", "Floor 2"]
+
+
+def test_clinics_hospitals_and_helpdesks_are_bodies_but_kinds_of_hospital_are_not():
+    from geunkeo.text.entities import extract_departments
+
+    found = [e.text for e in extract_departments(
+        "서하마음건강클리닉으로 연결, 종합병원이나 요양병원, 서하대학교병원에서, Seoha University Hospital, the Maintenance "
+        "Helpdesk, the Global Mail Room")]
+    assert found == ["서하마음건강클리닉", "서하대학교병원", "Seoha University Hospital", "Maintenance Helpdesk",
+                     "Global Mail Room"]
+
+
+def test_rewrites_keep_a_real_number_before_an_invented_extension_and_a_generic_office_before_an_invented_number():
+    text, removed = removed_items("Write to Harlow Customer Service at 2 Abbey Road, Reading RG1 3BD or call 0330 024 "
+                                  "7300 ext. 214.", [HOME], "en")
+    assert removed == ["ext. 214"] and "or call 0330 024 7300." in text
+    text, removed = removed_items("환불 문의는 생활관 행정실 031-455-5803으로 연락하세요.", [NOTICE], "ko")
+    assert removed == ["031-455-5803"] and "환불 문의는 생활관 행정실로 연락하세요." in text

@@ -23,7 +23,9 @@ from geunkeo.text.entities import (
     extract_contacts,
     extract_departments,
     extract_numbers,
+    phone_key,
     reg_key,
+    room_alternatives,
 )
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
@@ -41,7 +43,8 @@ _ANY_POINT = re.compile(r"\((?:[a-z]|[ivx]{1,4})\)|(?m:^[ \t]*[a-z][.)]\s)")
 _PHONE_RANGE = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})\s?[~∼-]\s?(?P<last>\d{1,4})(?!\d)")
 # "031-920-5513, 5514": the line's second number by its last four digits; extensions listed or ranged after one word
 # ("내선 4515, 4516", "내선 211~215", "ext. 20-24")
-_PHONE_LIST = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])\d{4}(?P<more>(?:\s?[,/]\s?\d{4}(?![\d-]))+)")
+_PHONE_LIST = re.compile(r"(?P<head>(?:\+82[-.\s]?(?:\(0\)\s?)?0?\d{1,2}|\(?0\d{1,2}\)?)[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})"
+                         r"(?P<more>(?:\s?[,/]\s?\d{4}(?![\d-]))+)")
 _EXT_RUN = re.compile(r"(?:내선|교내|\b[Ee]xt\.?|\b[Ee]xtension)\s?(?:번호\s?)?(?P<first>\d{2,5})"
                       r"(?P<more>(?:\s?(?:[~∼-]|,|/)\s?\d{1,5}(?!\d))+)")
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
@@ -209,6 +212,9 @@ class ContextIndex:
         hit = self.contacts.get(_ckey(e))
         if hit is None and e.norm.startswith(ROOM):  # a floor or room the contexts write, with or without spaces
             n = self._compact_n(e.norm[len(ROOM):])
+            if n is None:
+                # "중앙도서관 2층 학술정보서비스팀": the contexts give the building's floor or the office's floor
+                n = next((k for alt in room_alternatives(e.text) if (k := self._compact_n(alt))), None)
             return (e.text, n) if n else None
         if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
             digits = re.sub(r"\D", "", e.norm)
@@ -238,7 +244,7 @@ class ContextIndex:
                     last = first[: len(first) - len(last)] + last
                     self._ranges.append((re.sub(r"\D", "", m.group("head")), first, last, m.group(0), d.n))
                 for m in _PHONE_LIST.finditer(text):
-                    head = re.sub(r"\D", "", m.group("head"))
+                    head = phone_key(m.group("head") + m.group("first"))[:-4]  # "+82-31-780-" is 031780
                     self._ranges += [(head, x, x, m.group(0), d.n) for x in re.findall(r"\d{4}", m.group("more"))]
                 for m in _EXT_RUN.finditer(text):
                     prev = m.group("first")

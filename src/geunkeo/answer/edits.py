@@ -99,6 +99,26 @@ class _Neighbours:
                 return True
         return False
 
+    def within(self, lo: int, hi: int) -> list[Entity]:
+        """The items lying in [lo, hi)."""
+        out = []
+        for x in self.by_start[bisect_left(self.starts, lo) :]:
+            if x.start >= hi:
+                break
+            if x.end <= hi:
+                out.append(x)
+        return out
+
+    def office_covering(self, pos: int) -> bool:
+        """Whether an item other than a contact has start < pos <= end (one starts within a window before pos)."""
+        i = bisect_left(self.starts, pos) - 1
+        while i >= 0 and self.by_start[i].start >= pos - _WINDOW:
+            x = self.by_start[i]
+            if not x.is_contact and x.end >= pos:
+                return True
+            i -= 1
+        return False
+
     def contact_ending_in(self, lo: int, hi: int) -> bool:
         """Whether a contact ends in [lo, hi]."""
         i = bisect_left(self.contact_ends, lo)
@@ -218,25 +238,40 @@ def _invented_siblings(s: str, bad: list[Entity]) -> list[tuple[Entity, tuple[in
     return out
 
 
-def _real_office_before(s: str, contact: Entity, bad: list[Entity]) -> int | None:
+_GENERIC_OFFICE_BEFORE = re.compile(r"(?<![가-힣])(?:[가-힣]{1,10}\s)?(행정실|사무실|교무실|학과사무실|당직실|민원실)\s*$")
+
+
+def _real_office_before(s: str, contact: Entity, near: _Neighbours) -> int | None:
     """Where the office named right before `contact` ends ("야간 당직실 031-…", "the … Center at +82 …"), when it
     is not itself invented (an invented one, "the responsible office", would carry nothing)."""
     lo = max(0, contact.start - _WINDOW)
     offices = extract_departments(s[lo : contact.start])
-    if not offices:
+    generic = _GENERIC_OFFICE_BEFORE.search(s, lo, contact.start)
+    if not offices and not generic:
         return None
-    end = lo + offices[-1].end
+    # "생활관 행정실 031-…": an office word no name needs (never invented, so never extracted) carries it too
+    end = max(lo + offices[-1].end if offices else 0, generic.end(1) if generic else 0)
     # "학사관리팀 <invented> 또는 <invented>로": invented contacts between the office and this one go too
     gap = s[end : contact.start]
-    for x in sorted((x for x in bad if x.is_contact and end <= x.start and x.end <= contact.start),
-                    key=lambda x: -x.start):
+    for x in sorted((x for x in near.within(end, contact.start) if x.is_contact), key=lambda x: -x.start):
         gap = gap[: x.start - end] + gap[x.end - end :]
     if gap != s[end : contact.start]:  # "교양교육센터(<invented>) 또는 <invented>로": the emptied brackets go too
         gap = re.sub(r"\(\s*\)", "", gap)
         gap = re.sub(r"\s*(?:또는|및|\bor\b|[,/·;])\s*$", " ", gap, flags=re.I)
     if not _DEPT_TO_CONTACT.fullmatch(gap):
         return None
-    return None if any(not x.is_contact and x.start < end <= x.end for x in bad) else end
+    return None if near.office_covering(end) else end
+
+
+def _real_number_before(s: str, ext: Entity, bad: list[Entity]) -> int | None:
+    """Where a phone number that is not invented ends right before the extension `ext` ("0330 024 7300 ext. 214",
+    "02-123-4567(내선 213)" is a bracket of its own), else None."""
+    lo = max(0, ext.start - 40)
+    before = [c for c in extract_contacts(s[lo : ext.start]) if c.kind in ("phone", "fax")]
+    if not before or not re.fullmatch(r"[\s,]{1,2}", s[lo + before[-1].end : ext.start]):
+        return None
+    end = lo + before[-1].end
+    return None if any(x.start < end <= x.end for x in bad) else end
 
 
 def _real_address_before(s: str, room: Entity, bad: list[Entity]) -> bool:
@@ -345,6 +380,10 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
 
     for e in loose:
         if e.is_contact:
+            number = _real_number_before(s, e, bad) if e.norm.startswith("ext") else None
+            if number is not None:  # "call 0330 024 7300 ext. 214": the real number stays, its extension goes
+                cut(e, number, e.end)
+                continue
             nxt = s[e.end :]
             a, b = _delete_span(s, e)
             attached = bool(re.match(r"[가-힣A-Za-z0-9]", nxt)) or bool(
@@ -390,7 +429,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 continue
             # "야간 당직실 031-…으로 연락" → "야간 당직실로 연락", "call the … Center at +82 …" → "call the … Center": the
             # number goes, the office it belongs to stays to carry the sentence (a contact sentence follows)
-            office = None if in_list else _real_office_before(s, e, bad)
+            office = None if in_list else _real_office_before(s, e, near)
             if office is not None:
                 cut(e, office, e.end)
                 continue

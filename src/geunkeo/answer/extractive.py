@@ -23,10 +23,10 @@ from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     asks_several,
     count_unit,
-    states_other_count,
     question_slots,
     sentence_slots,
     states_count_of,
+    states_other_count,
 )
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.reflow import ends_sentence

@@ -34,7 +34,7 @@ from geunkeo.answer.rewrite import (
 )
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
-from geunkeo.text.entities import Entity, dept_key, extract_all, reg_key
+from geunkeo.text.entities import ROOM, Entity, dept_key, extract_all, reg_key, room_without_office
 from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
@@ -190,6 +190,9 @@ class HallucinationFilter:
                     head, tail = e.text.split(", ", 1)
                     if ctx.holds_text(tail):
                         e = replace(e, text=head, end=e.start + len(head))
+                head = room_without_office(e.text) if hit is None and e.norm.startswith(ROOM) else None
+                if head:  # "대학본부 2층 재무회계팀에": the floor goes, the office stays
+                    e = replace(e, text=head, end=e.start + len(head))
                 if hit is None:
                     bad.append(e)
                 else:

@@ -34,6 +34,8 @@ _PHONE_OTHER = first_char_regex(
 _TRUNK_ZERO = re.compile(r"^\+(82|44|33|49|61|64|81|86|852|886|353)")
 # extensions: 내선 1234, (교내 2345), ext. 1234
 _PHONE_EXT = first_char_regex("내교eE", r"(?:내선|교내)\s?(?:번호\s?)?\d{3,5}(?!\d)|(?i:ext\.?|extension)\s?\d{2,5}(?!\d)")
+# a further extension listed after one: "내선 3473 또는 3474", "ext. 20 or 21", "내선 4515, 4516"
+_EXT_NEXT = re.compile(r"(?:\s?[,/]\s?|\s(?:또는|혹은|및|or|and)\s)(?P<n>\d{2,5})(?!\d|[-.,:]\d|\s?(?:%|원|명|일|시|분|개|호|층))")
 # Korea's short public numbers, a phone only where the text says so: "국번없이 1332", "☎ 120", "소비자상담센터(1372)",
 # "1345번으로"; a bare 13xx may be a year or an amount
 _PHONE_SHORT = first_char_regex("국☎(1센재상", r"(?:국번\s?없이|☎)\s?(?P<a>1\d{2,3})(?![\d\-.,])|(?<=[가-힣])\((?P<b>13\d{2})\)"
@@ -50,8 +52,11 @@ ROOM = "room"  # Entity.norm prefix of a floor or room ("본관 3층 203호", "R
 _FLOOR_HINT = first_char_regex("0-9", r"\d{1,2}\s?층")  # where a floor can be: the full pattern is searched around it
 _ROOM_KO = re.compile(
     r"(?<![가-힣A-Za-z\d])(?:(?P<bldg>[가-힣A-Za-z\d]{1,10}(?:관|동|본부|빌딩|회관|센터|타워|홀|청사))\s?)?"
-    r"(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?)?")
-_ROOM_EN = first_char_regex("RL", r"\b(?:Room|Level)\s(?P<room>\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
+    r"(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?"
+    # or the office on that floor: "1층 민원실", "2층 학술정보서비스팀" (the office alone is checked as a department)
+    r"|\s?(?P<office>[가-힣]{0,10}(?:민원실|행정실|사무실|상담실|창구|플라자|데스크|라운지)|[가-힣]{1,10}(?:센터|팀|과))"
+    r"(?=[^가-힣]|$|(?:에서|에게|에|의|으로|로|은|는|을|를|이|가|도|과|와)(?![가-힣])))?")
+_ROOM_EN = first_char_regex("RLF", r"\b(?:Room|Level|Floor)\s(?P<room>\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
 # a room by its number alone ("같은 층 702호 접수창구", "302호실에서"), not a 호 of an article or a notice ("제702호"),
 # and only next to a word of a building ("임대주택 1,200호" counts homes)
 _ROOM_BARE_KO = first_char_regex("0-9", r"(?<![\d\-,.가-힣])(?<!제\s)\d{3,4}\s?호(?:실)?"
@@ -106,7 +111,25 @@ def _korean_addresses(text: str) -> list[re.Match[str]]:
 def _rooms(text: str) -> list[re.Match[str]]:
     """Floors with their building or room ("본관 3층 203호", "대학본부 2층")."""
     return _near_hints(text, _FLOOR_HINT, _ROOM_KO, 16, 10,
-                       lambda m, h: m.start("floor") == h.start() and bool(m.group("bldg") or m.group("room")))
+                       lambda m, h: m.start("floor") == h.start()
+                       and bool(m.group("bldg") or m.group("room") or m.group("office")))
+
+
+def room_alternatives(text: str) -> list[str]:
+    """Keys a Korean floor with both its building and its office is also supported by: the building's floor
+    ("중앙도서관2층") and the office's floor ("2층학술정보서비스팀"); a floor alone never."""
+    m = _ROOM_KO.fullmatch(text)
+    if not m or not (m.group("bldg") and m.group("office")):
+        return []
+    floor = m.group("floor") + "층"
+    return [m.group("bldg") + floor, floor + m.group("office")]
+
+
+def room_without_office(text: str) -> str | None:
+    """"대학본부 2층 재무회계팀" → "대학본부 2층": what goes when the floor is invented (the office is checked, and
+    kept, on its own); None when no office follows the floor."""
+    m = _ROOM_KO.fullmatch(text)
+    return text[: m.end("floor") + 1] if m and m.group("office") else None
 
 
 def address_key(text: str) -> str:
@@ -192,6 +215,12 @@ def extract_contacts(text: str) -> list[Entity]:
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
             found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
             taken.add(s, e)
+            while rx is _PHONE_EXT and (nxt := _EXT_NEXT.match(text, e)):  # "내선 3473 또는 3474": both extensions
+                s, e = nxt.span("n")
+                if taken.overlaps(s, e):
+                    break
+                found.append(Entity(kind, nxt.group("n"), s, e, "ext" + nxt.group("n")))
+                taken.add(s, e)
     def add(kind: str, s: int, e: int, norm: str) -> None:
         if not taken.overlaps(s, e):
             found.append(Entity(kind, text[s:e], s, e, norm))

@@ -13,9 +13,9 @@ from geunkeo.text.entity_base import Entity, Spans, first_char_regex
 _DEPT_STRONG = (
     "위원회|사무국|지원단|사업단|봉사단|재단|본부|센터|연구소|상담소|행정실|사무실|교무실|대학원|교육원|연수원|"
     "개발원|평가원|진흥원|정보원|의료원|기술원|소비자원|감독원|심판원|조정원|보호원|연구원|팀|파트|창구|데스크|사무소|플라자|"
-    "출장소|영업소|자치회|학생회|협의회"
+    "출장소|영업소|자치회|학생회|협의회|클리닉"
 )
-_DEPT_WEAK = "처|과|실|부|청|국|공단|공사"
+_DEPT_WEAK = "처|과|실|부|청|국|공단|공사|병원"
 _PARTICLE = (
     r"(?:에게서|에서|에게|에|께서|께|한테|으로|로|와|과|의|이|가|은|는|을|를|도|만|까지|부터|처럼|보다|이나|나|이며|며|인|"
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
@@ -41,6 +41,9 @@ _WEAK_STOP_END = (
     # 국: countries and nations, not bureaus (복지국, 교육국 are)
     "민국", "선진국", "회원국", "이사국", "상대국", "체약국", "개도국", "개발국", "당사국", "강대국", "최빈국", "수출국",
     "수입국", "산유국", "동맹국", "주변국", "가맹국", "제국", "천국", "왕국",
+    # 병원: the kinds of hospital a policy or rule names, not one hospital (서하대학교병원 is one)
+    "종합병원", "상급종합병원", "요양병원", "대학병원", "한방병원", "치과병원", "동물병원", "전문병원", "정신병원",
+    "협력병원", "지정병원", "인근병원", "큰병원", "개인병원", "재활병원", "일반병원", "공공병원",
 )
 # names that end in a stop word and are offices all the same: 고용노동부 ends in the direction 동부
 _WEAK_STOP_EXCEPT = ("노동부",)
@@ -60,7 +63,7 @@ _BU_OK_NEXT = re.compile(
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
                  r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency|Ombudsman|Library|Cell|Panel|Tribunal|"
-                 r"Registry|College|School)")
+                 r"Registry|College|School|Hospital|Clinic|Helpdesk|Mailroom|(?:Mail|Post)\s+Room)")
 # a capitalised word; a possessive ends the name ("the Graduate School's Appeals Board" names two bodies)
 _EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = first_char_regex(
@@ -95,7 +98,7 @@ def dept_key(name: str) -> str:
 
 def _weak_ok(name: str, text: str, end: int) -> bool:
     shortest = 5 if name.endswith("공사") else 3  # 공사 is also construction work (건축공사); 한국도로공사 is a body
-    stopped = any(name.endswith(w) for w in _WEAK_STOP_END) and not name.endswith(_WEAK_STOP_EXCEPT)
+    stopped = name.endswith(_WEAK_STOP_END) and not name.endswith(_WEAK_STOP_EXCEPT)
     if len(name) < shortest or stopped:
         return False
     if name.endswith("과"):

@@ -20,7 +20,16 @@ from geunkeo.text.citations import (  # noqa: F401  (the entity API is imported 
     reg_key,
     roman_to_int,
 )
-from geunkeo.text.contacts import POSTCODE, ROOM, SHORT_PHONE, extract_contacts, phone_key, url_key  # noqa: F401
+from geunkeo.text.contacts import (  # noqa: F401
+    POSTCODE,
+    ROOM,
+    SHORT_PHONE,
+    extract_contacts,
+    phone_key,
+    room_alternatives,
+    room_without_office,
+    url_key,
+)
 from geunkeo.text.departments import dept_key, extract_departments  # noqa: F401
 from geunkeo.text.entity_base import CONTACT_KINDS, Entity, Spans  # noqa: F401
 from geunkeo.text.numbers import find_quantities
