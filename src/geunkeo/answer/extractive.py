@@ -23,6 +23,8 @@ from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     asks_several,
     count_unit,
+    field_label,
+    label_slots,
     question_slots,
     sentence_slots,
     states_count_of,
@@ -209,6 +211,15 @@ def _compound_holds(term: str, terms: frozenset[str] | set[str]) -> bool:
         len(u) > len(term) and u.endswith(term) for u in terms)
 
 
+def _label_answers(label: str, asked: list[str], weights: dict[str, float]) -> bool:
+    """Whether a field line's label answers one of the asked slots: "일시" answers 언제; "신청 기간" only a question
+    about 신청 (the notice's other dates answer other questions)."""
+    for slot, qualifier in label_slots(label).items():
+        if slot in asked and (not qualifier or set(get_analyzer().terms(qualifier)) & set(weights)):
+            return True
+    return False
+
+
 def question_lang(query: str) -> str:
     return "en" if detect_lang(query) == "en" else "ko"
 
@@ -309,12 +320,18 @@ class ExtractiveAnswerer(Answerer):
             titled = title_terms(hits[r].chunk.title)
             own = {t: w * (_TITLE_TERM_WEIGHT if t in titled else 1.0) for t, w in weights.items()}
             own_total = sum(own.values()) or 1.0
+            # a field line of a notice ("일시: 2025. 8. 22.(금) 10:30") is about what the notice's title names and
+            # answers what its label says: under a question asking for that, it shares the title's words in full
+            title_share = sum(w for t, w in weights.items() if t in titled) / (sum(weights.values()) or 1.0)
             for unit, tset in units:
                 if unit.text in seen or unit.text.endswith("?"):  # a question in the source answers nothing
                     continue
                 seen.add(unit.text)
                 overlap = sum(w for t, w in own.items() if t in tset or _compound_holds(t, tset)) / own_total
                 has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
+                label = field_label(unit.text) if slots else None
+                if label and _label_answers(label, slots[:2], weights):
+                    overlap, has_slot = max(overlap, title_share), True
                 score = (overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position)
                          + 0.15 / (1 + r))
                 figure = bool(set(NUMERIC_SLOTS) & sentence_slots(unit.text))

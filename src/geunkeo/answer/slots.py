@@ -94,6 +94,26 @@ def states_count_of(sentence: str, unit: str) -> bool:
     return bool(re.search(rf"(?<!학년도\s)(?<!학년도)(?<![\d,.제]){_NUM}\s*(?:개\s*)?{unit}", sentence))
 
 
+_SLOT_LABELS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in QUESTION_WORDS["slot_labels"].items()}
+_FIELD_LINE = re.compile(r"^\s*(?:[-•·*]\s*)?(?P<label>[가-힣A-Za-z][가-힣A-Za-z ]{0,11}?)\s*:\s*\S")
+
+
+def field_label(line: str) -> str | None:
+    """The label of a notice's field line ("대여 기간" of "대여 기간: 2025. 8. 18.(월) ~ …"), else None."""
+    m = _FIELD_LINE.match(line)
+    return m.group("label").strip() if m else None
+
+
+def label_slots(label: str) -> dict[str, str]:
+    """Slot → what the label says besides it: "일시" → {date: ""}, "신청 기간" → {date: "신청"}."""
+    out = {}
+    for slot, labels in _SLOT_LABELS.items():
+        word = next((w for w in labels if label.endswith(w)), None)
+        if word is not None:
+            out[slot] = label[: len(label) - len(word)].strip()
+    return out
+
+
 def states_other_count(sentence: str, unit: str) -> bool:
     """Whether a sentence gives a number of a count unit other than `unit` and none of `unit` ("최대 6학점까지" for
     a question asking how many 학기)."""
