@@ -1,4 +1,4 @@
-"""Filter classes found by unseen sets 18-21 (typical university, insurance and public-agency traffic): extensions
+"""Filter classes found by unseen sets 18-23 (typical university, insurance and public-agency traffic): extensions
 listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited paragraph's
 item, rooms by number, floors with their office and English floors, "ext." inside a sentence, clinics and hospitals,
 and rewrites that keep true text."""
@@ -140,3 +140,71 @@ def test_rewrites_keep_a_real_number_before_an_invented_extension_and_a_generic_
     assert removed == ["ext. 214"] and "or call 0330 024 7300." in text
     text, removed = removed_items("환불 문의는 생활관 행정실 031-455-5803으로 연락하세요.", [NOTICE], "ko")
     assert removed == ["031-455-5803"] and "환불 문의는 생활관 행정실로 연락하세요." in text
+
+
+# -- sets 22 and 23 ---------------------------------------------------------------------------------------------
+
+KO_NOTICE = Chunk(
+    chunk_id="sb#1", doc_id="sb", title="[학사공지] 2026학년도 1학기 복학 안내", location="유의사항", lang="ko",
+    text="■ 유의사항: 기간 내 복학하지 않으면 「별빛대학교 학칙」 제34조에 따라 제적될 수 있습니다.\n"
+         "- 수강신청 일반: 교무처 학사관리팀 ☎ 041.660.2231\n- 시스템 장애: 정보전산원 헬프데스크 ☎ 041) 660-2900, 내선 2905")
+KO_RULE = Chunk(chunk_id="sb-rule#16", doc_id="sb-rule", title="별빛대학교 학칙", location="제16조", lang="ko",
+                article="제16조", text="제16조(수강신청) ① 학생은 매 학기 수강신청을 하여야 한다.\n② 신청 학점은 18학점 이내로 한다.")
+MOTOR = Chunk(
+    chunk_id="fm#3", doc_id="fm", title="Fenwick Car Insurance – Combined Product Disclosure Statement", lang="en",
+    location="General Exclusions and General Conditions; Endorsements", article="General Exclusions 1–2; General Conditions 1–2",
+    text="General Exclusions\nWe will not pay for:\n1. racing;\n2. wear and tear.\nGeneral Conditions\n"
+         "1. You must tell us about an accident within 7 days.\n2. You must keep your car roadworthy.\n"
+         "Endorsements (apply only if shown in your schedule)\n01 Named driver: only named drivers are covered.\n"
+         "02 Tracking device: theft cover needs the tracker.\nContact: Room 108, Grant Hall; Level 2, Building C3; "
+         "Harbour Court, Bristol BS1 4QA.")
+
+
+def test_a_notice_number_written_after_a_bracket_and_pairs_of_topic_and_number():
+    text, removed = removed_items("시스템 오류는 정보전산원 헬프데스크(041-660-2900, 내선 2905)로 연락하세요.", [KO_NOTICE], "ko")
+    assert removed == [] and "041-660-2900" in text
+    text, removed = removed_items("분할납부 관련 전화 문의는 041-660-2150, 수강신청 문의는 041.660.2231로 하세요.", [KO_NOTICE], "ko")
+    assert removed == ["041-660-2150"] and "수강신청 문의는 041.660.2231로 하세요." in text
+
+
+def test_a_bare_article_is_the_one_the_notice_cites_and_an_english_name_of_a_korean_regulation_is_read_by_kind():
+    assert removed_items("기간 내 복학하지 않으면 제34조에 따라 제적될 수 있습니다.", [KO_NOTICE], "ko")[1] == []
+    assert removed_items("기간 내 복학하지 않으면 제35조에 따라 제적될 수 있습니다.", [KO_NOTICE], "ko")[1] == ["제35조"]
+    text, removed = removed_items("Under Article 16(2) of the Byeolbit University Regulations you can take 18 credits. "
+                                 "Ask the 학사관리팀 (Academic Affairs Team).", [KO_RULE, KO_NOTICE], "en")
+    assert removed == [] and "(Academic Affairs Team)" in text
+    assert removed_items("Article 16(4) of the Byeolbit University Regulations sets the limit.", [KO_RULE], "en")[1] == [
+        "Article 16(4) of the Byeolbit University Regulations"]
+
+
+def test_two_lists_in_one_chunk_endorsement_lines_acronyms_and_articles_of_a_section():
+    assert removed_items("Report it within 7 days (General Condition 1); racing is excluded (General Exclusion 1).",
+                         [MOTOR], "en")[1] == []
+    assert removed_items("Report it under General Condition 3.", [MOTOR], "en")[1] == ["General Condition 3"]
+    assert removed_items("If your schedule shows Endorsement 02, the tracker must work.", [MOTOR], "en")[1] == []
+    assert removed_items("If your schedule shows Endorsement 07, the tracker must work.", [MOTOR], "en")[1] == [
+        "Endorsement 07"]
+    assert removed_items("Racing is excluded under General Exclusion 1 of the Fenwick PDS.", [MOTOR], "en")[1] == []
+
+
+def test_english_buildings_postcodes_and_a_korean_room_number_of_an_english_room():
+    found = [(e.text, e.norm) for e in extract_contacts("in Building C1, at Exchange Tower, London E14 9SR, Grant Hall 112호의")]
+    assert found == [("Building C1", "roombuildingc1"), ("Exchange Tower, London E14 9SR", "roome149sr"),
+                     ("112호", "room112호")]
+    text, removed = removed_items("Printed copies are in Building C1; the office is on Level 2, Building C3.", [MOTOR], "en")
+    assert removed == ["Building C1"] and "Building C3" in text
+    assert removed_items("Write to Harbour Court, Bristol BS1 4QA, or Exchange Tower, London E14 9SR.", [MOTOR],
+                         "en")[1] == ["Exchange Tower, London E14 9SR"]
+    assert removed_items("상담은 Grant Hall 108호에서, 지원은 Grant Hall 112호에서 받을 수 있습니다.", [MOTOR], "ko")[1] == ["112호"]
+
+
+def test_an_invented_channel_among_real_ones_goes_alone():
+    text, removed = removed_items("Submit your appeal in writing to the Dean, Room 108, Grant Hall, or by email to "
+                                  "appeals@fenwick.example.", [MOTOR], "en")
+    assert removed == ["appeals@fenwick.example"] and "Submit your appeal in writing to the Dean, Room 108, Grant Hall." in text
+    text, removed = removed_items("You can email your claim to claims@fenwick.example or hand it in at Room 108.", [MOTOR], "en")
+    assert removed == ["claims@fenwick.example"] and "You can hand it in at Room 108." in text
+    # a number a citation word names ends its sentence: the next sentence is filtered on its own
+    text, removed = removed_items("A £55 charge applies under General Condition 9. To cancel, call us on 0800 046 7700.",
+                                  [MOTOR], "en")
+    assert removed == ["General Condition 9", "0800 046 7700"] and "the responsible office." not in text

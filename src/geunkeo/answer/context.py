@@ -37,6 +37,9 @@ _SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … S
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
 _LIST_HEADING = re.compile(r"\b(?:General\s)?(Condition|Exclusion)s\b", re.I)
+_ENDORSEMENTS_LINE = re.compile(r"(?m)^[ \t]*Endorsements\b")
+_NUMBERED_LINE = re.compile(r"(?m)^[ \t]*(\d{1,2})[ \t]+[A-Z].*$")
+_LIST_LINE = re.compile(r"(?m)^[ \t]*(?:General\s)?(Condition|Exclusion)s[ \t]*$", re.I)
 _CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 _TITLE_STOP = {"the", "and", "for", "this", "our", "your"}
 _ANY_POINT = re.compile(r"\((?:[a-z]|[ivx]{1,4})\)|(?m:^[ \t]*[a-z][.)]\s)")
@@ -100,7 +103,17 @@ def _own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
         arts.setdefault(key, text[start:end])
     listed = _LIST_HEADING.search(f"{chunk.article or ''} {text.lstrip().split(chr(10), 1)[0]}")
     if listed:
+        # a chunk holding both lists ("General Exclusions … General Conditions …") keys each from its heading line
+        heads = [(m.group(1).lower(), m.start()) for m in _LIST_LINE.finditer(text)]
+        if len({k for k, _ in heads}) > 1:
+            for i, (kind, start) in enumerate(heads):
+                end = heads[i + 1][1] if i + 1 < len(heads) else len(text)
+                arts.setdefault("GC" if kind == "condition" else "Exc", text[start:end])
         arts.setdefault("GC" if listed.group(1).lower() == "condition" else "Exc", text)
+    endorsements = _ENDORSEMENTS_LINE.search(text)
+    if endorsements:  # "Endorsements (apply only if …)\n01 Named driver restriction: …": endorsement 1
+        for m in _NUMBERED_LINE.finditer(text, endorsements.end()):
+            arts.setdefault(f"End{int(m.group(1))}", m.group(0))
     own = article_key(chunk.article) if chunk.article else ""
     if not own:
         m = re.search(r"제\s?\d+\s?조(?:\s?의\s?\d+)?|Article\s\d+|(?:Section|Clause|Schedule)\s\d+",
@@ -213,8 +226,10 @@ class ContextIndex:
         if hit is None and e.norm.startswith(ROOM):  # a floor or room the contexts write, with or without spaces
             n = self._compact_n(e.norm[len(ROOM):])
             if n is None:
-                # "중앙도서관 2층 학술정보서비스팀": the contexts give the building's floor or the office's floor
-                n = next((k for alt in room_alternatives(e.text) if (k := self._compact_n(alt))), None)
+                # "중앙도서관 2층 학술정보서비스팀": the contexts give the building's floor or the office's floor;
+                # "Grant Hall 108호" in a Korean answer is the English context's "Room 108"
+                alts = room_alternatives(e.text) + [f"room{m.group(1)}" for m in [re.search(r"(\d{2,4})호", e.text)] if m]
+                n = next((k for alt in alts if (k := self._compact_n(alt))), None)
             return (e.text, n) if n else None
         if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
             digits = re.sub(r"\D", "", e.norm)
@@ -255,6 +270,10 @@ class ContextIndex:
                         prev = x
         return self._ranges
 
+    def all_titles_korean(self) -> bool:
+        """Whether every context's title is written in Korean (an English answer can only translate its names)."""
+        return bool(self.docs) and all(re.search(r"[가-힣]", d.chunk.title or "") for d in self.docs)
+
     def titled_like(self, name: str) -> list[str]:
         """Name keys of the contexts whose title shares most of an English document name's words: "the IGU
         Graduate School Handbook" is the "Ilsan Global University Graduate School Handbook" (3 of 4 words)."""
@@ -264,7 +283,11 @@ class ContextIndex:
         out = []
         for d in self.docs:
             title = {w.casefold() for w in re.findall(r"[A-Za-z]{3,}", d.chunk.title)}
-            if len(words & title) >= max(2, -(-2 * len(words) // 3)):
+            # "the Wattlegate PDS": an acronym stands for the title's words it is the initials of
+            initials = _initials(d.chunk.title)
+            shared = len(words & title) + sum(1 for w in re.findall(r"\b[A-Z]{2,5}\b", name)
+                                             if w.casefold() in words and w.casefold() not in title and w in initials)
+            if shared >= max(2, -(-2 * len(words) // 3)):
                 out.extend(sorted(d.names))
         return out
 
@@ -522,6 +545,21 @@ def _has_sub_section(text: str, art: str, para: int | None, num: str, rest: str)
         return num in named or not named
     nxt = re.compile(head + r"\d").search(text, start.end())
     return not rest or _has_points(text[start.end() : nxt.start() if nxt else len(text)], rest.split("-"))
+
+
+def _initials(title: str) -> set[str]:
+    """The acronyms of a title's runs of capitalised words ("Product Disclosure Statement" → PDS, PD, DS)."""
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", title)
+    out = set()
+    for i in range(len(words)):
+        run = ""
+        for w in words[i : i + 5]:
+            if not w[0].isupper():
+                break
+            run += w[0]
+            if len(run) >= 2:
+                out.add(run)
+    return out
 
 
 def _ckey(e: Entity) -> str:

@@ -59,7 +59,13 @@ _KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:�
 # "…online at <real URL> or email photos of the damage to <invented>.": the last alternative goes with its verb
 # ("… on 1300 762 114 or the after-hours nurse line on <invented>.": a line named with its number goes with it)
 _OR_LAST = re.compile(r"(?<=\w)(?:\s*,)?\s+or\s+(?:(?:e-?mail|call|phone|ring|text|write|send|fax|post|visit)\b[^,;:.!?]*"
-                      r"|(?:the|our|your)\s[^,;:.!?]{1,60}?\s(?:on|at)\s+)$", re.I)
+                      r"|(?:the|our|your)\s[^,;:.!?]{1,60}?\s(?:on|at)\s+"
+                      # "…, or by email to <invented>", "…, or use the live chat at <invented>", "or book online at …"
+                      r"|[a-z]+\b[^,;:.!?]{0,50}?\s(?:to|at|on|via)\s+)$", re.I)
+# the first of two instructions: "You can email your claim to <invented> or hand it in at the Faculty Office"
+_FIRST_ALT = re.compile(r"\b(?:e-?mail|send|post|submit|call|phone|text|fax|write)\b[^,;:.!?]{0,40}?\s(?:to|at|on|via)\s*$",
+                        re.I)
+_THEN_OR_VERB = re.compile(r"\s+or\s+(?=[a-z]{2,}\b)")
 _ON_NUMBER = re.compile(r"(?<=[\w)])\s+(?:on|at)\s+(?:(?:freephone|toll-free|free\s?call)\s+)?$", re.I)
 _CALL_CLAUSE = re.compile(r"\b(?:call|ring|phone|dial|contact|reach|text|fax)\b[^,.;:]*$", re.I)
 # "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
@@ -238,6 +244,9 @@ def _invented_siblings(s: str, bad: list[Entity]) -> list[tuple[Entity, tuple[in
     return out
 
 
+# one "topic는 contact" pair of a list of them: "분할납부 관련 전화 문의는 041-…, 수강신청 문의는 041-…로 하세요"
+_KO_PAIR_BEFORE = re.compile(r"(?:^|(?<=,))\s*(?P<topic>[^,.()\[\]]{1,40}?(?:은|는)\s*)$")
+_KO_PAIR_AFTER = re.compile(r"\s*,\s*(?=[^,.()\[\]]{1,40}?(?:은|는)\s)")
 _GENERIC_OFFICE_BEFORE = re.compile(r"(?<![가-힣])(?:[가-힣]{1,10}\s)?(행정실|사무실|교무실|학과사무실|당직실|민원실)\s*$")
 
 
@@ -380,6 +389,12 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
 
     for e in loose:
         if e.is_contact:
+            pair = _KO_PAIR_BEFORE.search(s, max(0, e.start - 60), e.start) if lang == "ko" else None
+            nxt_pair = _KO_PAIR_AFTER.match(s, e.end) if pair else None
+            if nxt_pair and not near.starting_in(pair.start("topic"), e.start, e):
+                # "분할납부 문의는 <invented>, 수강신청 문의는 041.660.2231로 하세요": the invented pair goes whole
+                cut(e, pair.start("topic"), nxt_pair.end())
+                continue
             number = _real_number_before(s, e, bad) if e.norm.startswith("ext") else None
             if number is not None:  # "call 0330 024 7300 ext. 214": the real number stays, its extension goes
                 cut(e, number, e.end)
@@ -422,6 +437,11 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 channel = _ending_at(_ON_NUMBER, s, e.start)
             if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
                 cut(e, channel.start(), e.end)
+                continue
+            first = _ending_at(_FIRST_ALT, s, e.start) if lang == "en" else None
+            then = _THEN_OR_VERB.match(s, e.end) if first else None
+            if then and not near.starting_in(first.start(), e.start, e) and not near.starting_in(e.end, then.end() + 40, e):
+                cut(e, first.start(), then.end())  # → "You can hand it in at the Faculty Office."
                 continue
             last = _ending_at(_OR_LAST, s, e.start) if lang == "en" else None
             if last and re.match(r"\s*[.!?]?\s*$", s[e.end :]) and not near.starting_in(last.start(), e.start, e):

@@ -34,7 +34,15 @@ from geunkeo.answer.rewrite import (
 )
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
-from geunkeo.text.entities import ROOM, Entity, dept_key, extract_all, reg_key, room_without_office
+from geunkeo.text.entities import (
+    ROOM,
+    Entity,
+    dept_key,
+    extract_all,
+    extract_departments,
+    reg_key,
+    room_without_office,
+)
 from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
@@ -202,6 +210,8 @@ class HallucinationFilter:
                 if n is None:  # "장학 복지팀" / "고객 권익보호센터": the context's 장학복지팀, written with a space
                     before = _SPACED_PREFIX.search(sent, max(0, e.start - 12), e.start)
                     n = ctx.department(replace(e, norm=dept_key(before.group(1) + e.text))) if before else None
+                if n is None and not _HANGUL.search(e.text):
+                    n = _glossed(sent, e, ctx)
                 if n is None:
                     bad.append(e)
                 else:
@@ -228,6 +238,11 @@ class HallucinationFilter:
                     # "Section 3.1 of the IGU Graduate School Handbook": the context's title, abbreviated
                     alike = ctx.titled_like(e.regulation)
                     found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
+                    if found is None and not alike and ctx.all_titles_korean():
+                        # "Article 16(2) of the Hanbitnuri University Regulations" over a Korean 학칙: an English
+                        # answer names the Korean document in English; its kind picks the contexts it can be
+                        found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(_en_kind(e.regulation), ""),
+                                             e.item) if _en_kind(e.regulation) else None
                 if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
                     # "Regulation 7.3.8" in a code whose chunks number it "7.3.8 Records." with no word: one numbering
                     other = ("§" if e.article[0] == "R" else "R") + e.article[1:]
@@ -247,10 +262,16 @@ class HallucinationFilter:
     @staticmethod
     def _fallback(e: Entity, ctx: ContextIndex, state: dict, kind_word: str) -> tuple[ContextDoc, str] | None:
         """A citation the contexts' own documents do not hold, read as the regulation the reader has in mind:
-        a bare "제6조제2항" in a sentence after 「심사 규정」 제6조제1항 means that regulation; "조례 제4조" with no
-        deictic word means the ordinance the contexts cite (the notice itself is not one)."""
+        a bare "제6조제2항" in a sentence after 「심사 규정」 제6조제1항 means that regulation, and with none named
+        before it one the contexts cite; "조례 제4조" with no deictic word means the ordinance the contexts cite (the
+        notice itself is not one)."""
         if e.ref == "bare" and state["last_named"]:
             return ctx.citation(e.article, e.paragraph, [state["last_named"]], "", e.item)
+        if e.ref == "bare":
+            # "제34조에 따라 제적": a notice has no articles of its own; the article is the one of the regulation it
+            # cites (「청람과학기술대학교 학칙」 제34조)
+            cited = ctx.cited_regulations("")
+            return ctx.citation(e.article, e.paragraph, cited, "", e.item) if cited else None
         if e.ref == "this" and kind_word and not _DEICTIC_PREFIX.match(reg_key(e.regulation or "")):
             named = ctx.cited_regulations(kind_word)
             return ctx.citation(e.article, e.paragraph, named, "", e.item) if named else None
@@ -377,6 +398,31 @@ class _Injected:
         self.report.injection_used.append({
             "sentence": sent, "context": str(n), "chunk_id": chunk.chunk_id, "kind": span.kind if span else "",
             "text": span.phrase if span else "", "items": items, "reason": reason})
+
+
+_EN_KIND = re.compile(r"\b(regulations?|rules|bylaws|terms|conditions|policy|guidelines?|handbook|notice)\b", re.I)
+_KO_KIND = {"regulation": "학칙", "regulations": "학칙", "rules": "규정", "bylaws": "규정", "terms": "약관",
+            "conditions": "약관", "policy": "약관", "guideline": "지침", "guidelines": "지침", "handbook": "",
+            "notice": ""}
+
+
+def _en_kind(name: str) -> str | None:
+    """The kind of document an English name ends with ("… University Regulations" → "regulations")."""
+    kinds = _EN_KIND.findall(name)
+    return kinds[-1].lower() if kinds else None
+
+
+_GLOSS_OPEN = re.compile(r"([가-힣][가-힣 ]{1,20})\s*\(\s*$")
+
+
+def _glossed(sent: str, e: Entity, ctx: ContextIndex) -> int | None:
+    """n of the context naming the Korean office an English name glosses in brackets right after it ("the
+    학사지원팀 (Academic Support Team)"): a translation of a real office, not another office."""
+    m = _GLOSS_OPEN.search(sent, max(0, e.start - 30), e.start)
+    if m is None or not sent[e.end :].lstrip().startswith(")"):
+        return None
+    offices = extract_departments(m.group(1))
+    return ctx.department(offices[-1]) if offices else None
 
 
 def _keep(report: FilterReport, item: dict[str, str]) -> None:

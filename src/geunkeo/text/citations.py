@@ -59,7 +59,7 @@ MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
 _MENTIONED_WORD = {"별지": "별지", "관": "관", "장": "장", "부표": "부표", "band": "Band", "form": "orm", "part": "P",
                    "act": "/"}
 _BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
-_EN_REG = r"(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
+_EN_REG = r"(?!(?:Article|Section|Clause|Part|Chapter|Schedule)\b)(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
 # after "the", point at the document under discussion ("Article 7(1) of the notice").
 EN_DOC_KINDS = (r"terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|handbook|guidelines?|guide|"

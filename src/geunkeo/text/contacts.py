@@ -11,9 +11,9 @@ from geunkeo.text.entity_base import Entity, Spans, first_char_regex
 _SEP = r"[-.\s]?"
 # +82 2 123 4567, +82-(0)2-…, +82 10 1234 5678
 _PHONE_INTL = first_char_regex("+", r"(?<![\dA-Za-z+])\+82[-.\s]?(?:\(0\)\s?)?0?\d{1,2}[-.\s)]?\d{3,4}[-.\s]?\d{4}(?!\d)")
-# 02-123-4567, (02) 123-4567, 031.1234.5678, 010 1234 5678, 0212345678, 0505-123-4567
+# 02-123-4567, (02) 123-4567, 041) 660-2900, 031.1234.5678, 010 1234 5678, 0212345678, 0505-123-4567
 _PHONE_KR = re.compile(
-    r"(?<![\dA-Za-z+\-.])(?:\(0(?:50\d|\d{1,2})\)|0(?:50\d|\d{1,2}))" + _SEP + r"\s?\d{3,4}" + _SEP + r"\d{4}(?![\dA-Za-z])"
+    r"(?<![\dA-Za-z+\-.])(?:\(0(?:50\d|\d{1,2})\)|0(?:50\d|\d{1,2})\)?)" + _SEP + r"\s?\d{3,4}" + _SEP + r"\d{4}(?![\dA-Za-z])"
 )
 # 1588-1234 and the other national representative numbers (15xx, 16xx, 18xx)
 _PHONE_REP = first_char_regex("1", r"(?<![\dA-Za-z\-.])1(?:5[4-9]\d|6\d\d|8\d\d)[-.\s]?\d{4}(?![\dA-Za-z])")
@@ -62,7 +62,13 @@ _ROOM_EN = first_char_regex("RLF", r"\b(?:Room|Level|Floor)\s(?P<room>\d{1,4}(?:
 _ROOM_BARE_KO = first_char_regex("0-9", r"(?<![\d\-,.가-힣])(?<!제\s)\d{3,4}\s?호(?:실)?"
                                         r"(?=[\s,.)\]]|$|(?:에서|에|의|으로|로|는|은|를|을|이|가|도|와|과|까지|부터)(?![가-힣]))")
 # an English floor by its ordinal ("on the 4th floor", "the ground floor")
-_ROOM_PLACE = re.compile(r"층|관|동|빌딩|센터|회관|타워|건물|청사|창구|사무실|방문")
+_ROOM_PLACE = re.compile(r"층|관|동|빌딩|센터|회관|타워|건물|청사|창구|사무실|방문|Hall|Building|Cent(?:er|re)|House|Tower")
+# "Building C1", "Block 3": a campus building by its code
+_BUILDING_EN = first_char_regex("BW", r"\b(?:Building|Block|Wing)\s(?P<code>[A-Z]?\d{1,3}[A-Z]?)\b")
+# a UK or Australian postcode with the town (and building) before it: "Exchange Tower, London E14 9SR", where no
+# street line carries it (_ADDRESS_EN takes those whole)
+_POSTCODE_EN = first_char_regex("A-Z", r"\b(?:(?:[A-Z][a-z]+\s){1,3}(?:Tower|House|Court|Building|Centre|Center|Plaza|Hall|"
+                                      r"Chambers|Square),\s)?(?:[A-Z][a-z]+\s)?(?P<zip>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\b")
 _FLOOR_EN = first_char_regex("0-9gG", r"\b(?:\d{1,2}(?:st|nd|rd|th)|[Gg]round)\s[Ff]loor\b")
 # street addresses, keyed by road and number: "서울특별시 성북구 안암로 145" (a 시·군·구 before the road, so "…로 150"
 # in running text is not one; the building and floor after it are checked on their own, _ROOM_KO), "12 Market Street",
@@ -236,8 +242,10 @@ def extract_contacts(text: str) -> list[Entity]:
             if m.group(0).endswith("실") or _ROOM_PLACE.search(text, max(0, m.start() - 12), m.start())
             or _ROOM_PLACE.search(text, m.end(), m.end() + 8)]
     floors = list(_FLOOR_EN.finditer(text)) if "loor" in text else []
-    for m in (*_rooms(text), *_ROOM_EN.finditer(text), *bare, *floors):
+    for m in (*_rooms(text), *_ROOM_EN.finditer(text), *bare, *floors, *_BUILDING_EN.finditer(text)):
         add("address", *m.span(), ROOM + re.sub(r"\s", "", m.group(0)).casefold())
+    for m in _POSTCODE_EN.finditer(text):  # checked by the postcode alone: the town may be written either way
+        add("address", *m.span(), ROOM + re.sub(r"\s", "", m.group("zip")).casefold())
     for m in _PHONE_SHORT.finditer(text):
         g = next(k for k in "abcdef" if m.group(k))
         add("phone", *m.span(g), SHORT_PHONE + m.group(g))
