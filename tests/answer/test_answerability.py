@@ -100,3 +100,21 @@ def test_an_english_question_counts_its_focus_and_is_withheld_when_the_top_chunk
                        "the Company receives the request. The policyholder may apply for termination at any time.")
     res = assess("How many semesters of leave of absence can I take, and where do I apply?", _hits(terms))
     assert res.unmatched == ["semesters"]
+
+
+LICENCE = Chunk("bank#3", "bank", "은행업 인가 심사 기준",
+                "은행업 인가 신청서의 심사 기간은 접수일부터 3개월 이내로 하며, 인가 갱신은 5년마다 한다.",
+                "은행업 인가 심사 기준")
+COURSE = Chunk("grade#3", "grade", "학업성적 처리 규정",
+               "상대평가 교과목의 A등급은 수강생의 30퍼센트 이내로 부여하고, 근로 가능 시간은 주 15시간 이내로 한다.",
+               "학업성적 처리 규정")
+
+
+def test_a_noun_of_the_asked_phrase_no_top_chunk_holds_withholds_the_answer():
+    assert question_focus("운전면허 적성검사 갱신 기간은 언제까지인가요?") == "갱신"
+    assert question_focus("운전면허 적성검사 갱신 기간은 언제까지인가요?", phrase=True) == "운전면허 적성검사 갱신"
+    able = assess("운전면허 적성검사 갱신 기간은 언제까지인가요?", _hits(LICENCE))
+    assert able.unmatched and able.unmatched[0].startswith("운전면허 적성검사 갱신")
+    # the asked phrase is in the documents: 교과목 holds 과목, and 가능 only qualifies the asked noun
+    assert assess("상대평가 과목 A등급 비율은 얼마야?", _hits(COURSE)).unmatched == []
+    assert assess("근로 가능 시간은 얼마나 돼?", _hits(COURSE)).unmatched == []

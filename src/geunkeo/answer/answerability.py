@@ -44,6 +44,7 @@ ENOUGH_MATCHED = 5
 _QUESTION_WORDS = tuple(QUESTION_WORDS["question_words"])
 _GENERIC = frozenset(QUESTION_WORDS["generic_nouns"])
 _CONTACT_WORDS = frozenset(QUESTION_WORDS["contact_words"])
+_MODIFIERS = frozenset(QUESTION_WORDS["modifier_nouns"])
 _QUANTITY_ASKED = re.compile(r"얼마|몇|언제|며칠|how\s+(?:much|many|long)|when\b|what\s+(?:percentage|rate|amount)",
                              re.I)
 _EN_COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([A-Za-z][A-Za-z-]{2,})", re.I)
@@ -93,10 +94,12 @@ def _number_in(number: str, text: str) -> bool:
         f"{q}{number[2:]}" in text for q in ("'", "’", "‘")) or bool(re.search(rf"(?<!\d){number[2:]}년", text))
 
 
-def question_focus(query: str) -> str | None:
+def question_focus(query: str, phrase: bool = False) -> str | None:
     """The noun (compound) the question asks about: the nearest topic noun before the question word, with the
     nouns and suffixes written together with it ("인가 신청 수수료는 얼마" → "수수료", "연체료율은" → "연체료율");
-    None when the question has no question word (a "설명하시오" task) or only generic nouns precede it."""
+    None when the question has no question word (a "설명하시오" task) or only generic nouns precede it. With
+    `phrase`, the nouns before it separated by spaces only come too ("운전면허 적성검사 갱신 기간은 언제" → "운전면허
+    적성검사 갱신")."""
     if not HANGUL.search(query):
         m = _EN_COUNTED.search(query)  # "How many semesters …": what is counted is what the question is about
         return m.group(1) if m and m.group(1).lower() not in _EN_NOT_FOCUS else None
@@ -115,7 +118,8 @@ def question_focus(query: str) -> str | None:
                                                         or nxt.form == "적"):
             continue  # 간주(하다), 미래(적): a verb or a modifier, not the topic
         j = i
-        while j > 0 and toks[j - 1].tag in ("NNG", "NNP", "XPN", "SL") and toks[j - 1].end == toks[j].start:
+        while j > 0 and toks[j - 1].tag in ("NNG", "NNP", "XPN", "SL") and (
+                toks[j - 1].end == toks[j].start or (phrase and query[toks[j - 1].end : toks[j].start] == " ")):
             j -= 1
         k = i
         while k + 1 < qi and toks[k + 1].tag == "XSN" and toks[k + 1].start == toks[k].end \
@@ -164,6 +168,14 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
     focus = question_focus(query)
     unmatched = [focus] if focus and focus.replace(" ", "") not in text and any(t in focus for t in missing) else []
+    whole = question_focus(query, phrase=True)
+    if not unmatched and whole and whole != focus:
+        # "운전면허 적성검사 갱신 기간": a noun of the phrase the asked noun ends that no top chunk holds (운전면허)
+        # says the documents are about another 갱신
+        gone = [t for t in get_analyzer().terms(whole[: len(whole) - len(focus or "")]) if t in missing
+                and t not in _MODIFIERS and not any(len(f) > len(t) and f.endswith(t) for f in found)]  # 교과목 ⊃ 과목
+        if gone:
+            unmatched.append(f"{whole} ({', '.join(gone)})")
     # a figure is asked for only by a quantity question word: "어떤 가격에 … 조정되는 거래가격인가요?" names a price
     # and asks what it is, not how much
     asked = numeric_slot(question_slots(query)) if _QUANTITY_ASKED.search(query) else None
