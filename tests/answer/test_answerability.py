@@ -118,3 +118,15 @@ def test_a_noun_of_the_asked_phrase_no_top_chunk_holds_withholds_the_answer():
     # the asked phrase is in the documents: 교과목 holds 과목, and 가능 only qualifies the asked noun
     assert assess("상대평가 과목 A등급 비율은 얼마야?", _hits(COURSE)).unmatched == []
     assert assess("근로 가능 시간은 얼마나 돼?", _hits(COURSE)).unmatched == []
+
+
+SUMMER = Chunk("summer#3", "summer", "학사운영 규정",
+               "③ 계절학기 수강료는 1학점당 85,000원으로 하며, 수강신청 인원이 15명 미만인 교과목은 폐강할 수 있다.",
+               "학사운영 규정 제9조")
+
+
+def test_a_colloquial_questions_own_generic_nouns_are_not_its_topic():
+    # 돈 asks for the amount, 처음 and 사람 say nothing of the topic; a summary request's 규정 and 핵심 neither
+    assert assess("계절학기 학점당 돈 얼마임?", _hits(SUMMER)).unmatched == []
+    assert assess("일반휴학 규정 핵심만 알려줘", _hits(LEAVE)).score >= 0.4
+    assert assess("기숙사 주차비는 얼마야?", _hits(DORM, DAY)).unmatched == ["주차비"]  # still withheld
