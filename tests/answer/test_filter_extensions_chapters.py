@@ -1,4 +1,4 @@
-"""Filter classes found by unseen sets 18-23 (typical university, insurance and public-agency traffic): extensions
+"""Filter classes found by unseen sets 18-25 (typical university, insurance and public-agency traffic): extensions
 listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited paragraph's
 item, rooms by number, floors with their office and English floors, "ext." inside a sentence, clinics and hospitals,
 and rewrites that keep true text."""
@@ -208,3 +208,52 @@ def test_an_invented_channel_among_real_ones_goes_alone():
     text, removed = removed_items("A £55 charge applies under General Condition 9. To cancel, call us on 0800 046 7700.",
                                   [MOTOR], "en")
     assert removed == ["General Condition 9", "0800 046 7700"] and "the responsible office." not in text
+
+
+# -- sets 24 and 25 ---------------------------------------------------------------------------------------------
+
+RIDERS = Chunk(
+    chunk_id="ys#r", doc_id="ys", title="윤별손해보험 운전자보험 특별약관", location="운전자 비용 특별약관", lang="ko",
+    text="교통사고처리지원금 특별약관\n제1조(보상하는 손해)\n① 회사는 형사합의금을 지급합니다.\n"
+         "② 다음 중 어느 하나에 해당하는 경우에는 지급하지 않습니다.\n1. 음주운전 중 사고\n2. 사고 후 도주한 경우\n"
+         "벌금 특별약관\n제1조(보상하는 손해)\n① 회사는 벌금을 2,000만원 한도로 보상합니다.\n"
+         "② 어린이보호구역 사고는 3,000만원 한도로 보상합니다.\n③ 제1항의 벌금은 확정판결에 따릅니다.\n"
+         "문의: 보상2팀, 실손보상팀 02-3701-5500")
+FIRE = Chunk("df#3", "df", "다별화재 주택화재보험 보통약관",
+             "제3조(보상하는 손해) ① 회사는 다음의 손해를 보상합니다.\n1. 직접손해\n2. 소방손해\n3. 피난손해\n"
+             "② 회사는 잔존물 제거비용을 추가로 지급합니다.", "제2관 보험금의 지급 > 제3조", article="제3조")
+ORDINANCE = Chunk("hp#7", "hp", "한별구 공영주차장 설치 및 관리 조례",
+                  "제7조(주차요금의 감면) ① 구청장은 다음 각 호의 자동차에 대하여 주차요금을 감면할 수 있다.\n"
+                  "1. 장애인 자동차\n2. 국가유공자 자동차\n3. 다음 각 목의 자동차\n가. 경형자동차\n나. 저공해자동차\n"
+                  "② 감면을 받으려는 자는 증명 서류를 제시하여야 한다.", "제2장 주차요금 > 제7조", article="제7조")
+
+
+def test_each_rider_of_a_chunk_numbers_its_own_articles():
+    text, removed = removed_items("벌금 특별약관 제1조 제2항에 따라 3,000만원까지 보상되고, 일반 사고는 같은 조 제1항에 따라 "
+                                  "2,000만원 한도입니다.", [RIDERS], "ko")
+    assert removed == [] and "벌금 특별약관 제1조 제2항" in text
+    text, removed = removed_items("교통사고처리지원금 특별약관 제1조①에 따라 받을 수 있지만, 같은 조 제2항 제3호에 따라 "
+                                  "뺑소니는 제외됩니다.", [RIDERS], "ko")
+    assert removed == ["같은 조 제2항 제3호"]  # the rider's ② lists two items
+
+
+def test_names_of_a_korean_regulation_abbreviated_or_without_its_boetong():
+    assert removed_items("주택화재보험 약관 제3조 제1항에 따라 소방손해(같은 항 제2호)도 보상됩니다.", [FIRE], "ko")[1] == []
+    text, removed = removed_items("한별구 공영주차장 조례 제7조 제1항 제3호 가목에 따라 감면되고, 같은 조 제2항에 따라 서류를 "
+                                  "제시합니다. 겹치면 제7조 제4항을 따릅니다.", [ORDINANCE], "ko")
+    assert removed == ["제7조 제4항"] and "같은 조 제2항" in text
+
+
+def test_numbered_units_a_direct_line_label_and_an_office_that_names_its_place():
+    from geunkeo.text.entities import extract_departments
+
+    assert [e.text for e in extract_departments("분쟁조정3국에 배정되고 보상2팀이 처리합니다.")] == ["분쟁조정3국", "보상2팀"]
+    assert [e.text for e in extract_departments("대전에 계시면 대전사무소(대전광역시)로 오세요")] == ["대전사무소"]
+    text, removed = removed_items("추가 문의는 실손보상팀 직통 02-3701-5520으로 하세요.", [RIDERS], "ko")
+    assert removed == ["02-3701-5520"] and "추가 문의는 실손보상팀으로 하세요." in text
+
+
+def test_a_second_alternative_of_several_words_after_its_particle_goes():
+    text, removed = removed_items("누리집 www.hansol.example/seorim 에서 신청하시거나 seorim@hansol.example 로 메일을 보내셔도 됩니다.",
+                                  [Chunk("n#1", "n", "안내", "누리집: www.hansol.example/seorim", "안내")], "ko")
+    assert removed == ["seorim@hansol.example"] and "에서 신청하셔도 됩니다." in text

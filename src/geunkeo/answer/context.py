@@ -8,7 +8,7 @@ its own articles, and references inside its text (``「장학금 지급 규정�
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import (
@@ -37,6 +37,8 @@ _SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … S
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
 # a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
 _LIST_HEADING = re.compile(r"\b(?:General\s)?(Condition|Exclusion)s\b", re.I)
+_RIDER_LINE = re.compile(r"(?m)^[ \t]*([가-힣A-Za-z0-9·][가-힣A-Za-z0-9·\s]{0,38}?특별약관)[ \t]*$")
+_KO_ARTICLE_LINE = re.compile(r"(?m)^[ \t]*제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(")
 _ENDORSEMENTS_LINE = re.compile(r"(?m)^[ \t]*Endorsements\b")
 _NUMBERED_LINE = re.compile(r"(?m)^[ \t]*(\d{1,2})[ \t]+[A-Z].*$")
 _LIST_LINE = re.compile(r"(?m)^[ \t]*(?:General\s)?(Condition|Exclusion)s[ \t]*$", re.I)
@@ -68,6 +70,7 @@ class ContextDoc:
     names: set[str] = field(default_factory=set)  # reg_key()s naming the chunk's own regulation
     articles: dict[str, str] = field(default_factory=dict)  # own article key → its text in this chunk
     paragraphs: dict[str, set[int]] = field(default_factory=dict)  # own article key → paragraph numbers seen
+    riders: dict[tuple[str, str], str] = field(default_factory=dict)  # (특별약관 name, article key) → its text
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)  # (reg_key, article) → evidence snippet
     mentioned: dict[tuple[str, str], set[int]] = field(default_factory=dict)  # paragraphs named in references
 
@@ -192,6 +195,7 @@ class ContextIndex:
             doc.paragraphs[key] = _paragraph_numbers(chunk, key, art_text)
             for name in doc.names:
                 doc.pairs[(name, key)] = art_text[:200]
+        self._riders(doc, text)
         last_named: str | None = None
         prev: tuple[int, list[str]] | None = None  # (end, names) of the previous reference
         for c in extract_citations(text):
@@ -216,6 +220,22 @@ class ContextIndex:
                 if c.paragraph:
                     doc.mentioned.setdefault((name, c.article), set()).add(c.paragraph)
         self.docs.append(doc)
+
+    @staticmethod
+    def _riders(doc: ContextDoc, text: str) -> None:
+        """A chunk holding several 특별약관, each numbering its articles from 제1조 ("교통사고처리지원금 특별약관\n제1조
+        …\n벌금 특별약관\n제1조 …"): each rider's articles and paragraphs are its own ("벌금 특별약관 제1조 제2항")."""
+        riders = list(_RIDER_LINE.finditer(text))
+        for i, r in enumerate(riders):
+            end = riders[i + 1].start() if i + 1 < len(riders) else len(text)
+            name = reg_key(r.group(1))
+            arts = list(_KO_ARTICLE_LINE.finditer(text, r.end(), end))
+            for j, a in enumerate(arts):
+                body = text[a.start() : arts[j + 1].start() if j + 1 < len(arts) else end]
+                key = a.group(1) + (f"-{a.group(2)}" if a.group(2) else "")
+                doc.pairs.setdefault((name, key), body[:200])
+                doc.mentioned.setdefault((name, key), set()).update(_CIRCLED[c] for c in body if c in _CIRCLED)
+                doc.riders.setdefault((name, key), body)
 
     # -- checks -------------------------------------------------------------------------------------------------
     def contact(self, e: Entity) -> tuple[str, int] | None:
@@ -273,6 +293,25 @@ class ContextIndex:
     def all_titles_korean(self) -> bool:
         """Whether every context's title is written in Korean (an English answer can only translate its names)."""
         return bool(self.docs) and all(re.search(r"[가-힣]", d.chunk.title or "") for d in self.docs)
+
+    def titled_with_words(self, name: str) -> list[str]:
+        """Name keys of the contexts whose title holds every word of a Korean regulation name of two words or more,
+        in order ("한솔구 공영주차장 조례" → "한솔구 공영주차장 설치 및 관리 조례")."""
+        words = [reg_key(w) for w in name.split()]
+        if len(words) < 2:
+            return []
+        out = []
+        for d in self.docs:
+            title = reg_key(d.chunk.title or "")
+            at = 0
+            for w in words:
+                at = title.find(w, at)
+                if at < 0:
+                    break
+                at += len(w)
+            else:
+                out.extend(sorted(d.names))
+        return out
 
     def titled_like(self, name: str) -> list[str]:
         """Name keys of the contexts whose title shares most of an English document name's words: "the IGU
@@ -366,6 +405,13 @@ class ContextIndex:
                 if regs is None and name not in d.names:
                     continue
                 if para is not None and not self._has_paragraph(d, name, art, para):
+                    continue
+                rider = d.riders.get((name, art))
+                if item and rider is not None:  # a rider's own 제1조, not the chunk's first 제1조
+                    own = replace(d, articles={art: rider}, paragraphs={art: {_CIRCLED[c] for c in rider if c in _CIRCLED}})
+                    if self._has_item(own, art, item, para):
+                        return d, evidence
+                    item_refuted = True
                     continue
                 if item and (art not in d.articles or (para is not None and para not in d.paragraphs.get(art, ()))):
                     by_reference.append((d, evidence))  # a reference, or a chunk without that paragraph's text,

@@ -51,7 +51,8 @@ _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|onli
 # "팩스로 보내거나 a@b로 제출하시면 됩니다": the alternative after 거나 goes, and its ending moves to the first verb
 # ("…보내거나, 보상서류 전용 팩스 <invented>로 보내면 됩니다": up to three words describing it may precede it)
 _KO_OR_BEFORE = re.compile(r"(?<=[가-힣])거나,?\s+(?:(?:[가-힣]{1,8}\s+){0,3}?(?:" + LABEL_WORDS + r")\s*[:：]?\s*)?$", re.I)
-_KO_OR_AFTER = re.compile(r"(?:으로|로|에서|에)\s+[가-힣]+?(?P<end>(?:으)?시면\s?됩니다|(?:으)?면\s?됩니다|(?:으)?세요|(?:으)?셔도\s?됩니다|"
+# ("<invented> 로 메일을 보내셔도 됩니다": a space before the particle, a few words before the ending)
+_KO_OR_AFTER = re.compile(r"\s?(?:으로|로|에서|에)\s+(?:[가-힣]+\s+){0,3}?[가-힣]*?(?P<end>(?:으)?시면\s?됩니다|(?:으)?면\s?됩니다|(?:으)?세요|(?:으)?셔도\s?됩니다|"
                           r"(?:으)?십시오|(?:으)?시기\s?바랍니다)")
 
 
@@ -74,6 +75,7 @@ _ALT_LEFT = re.compile(r"(?:\s*,)?\s*(?:(?:\bor\b|\band\b)\s*(?:you\s+(?:can|may
                        r"(?:reach|contact|call|try|email|write\s+to|go\s+to)\s+|(?:\bor\b|\band\b|또는|및|혹은|,)\s*)"
                        r"(?:(?:to|at|with|from|through|via)\s+)?(?:the\s+|its\s+|their\s+)?(?:[A-Z][\w'\-]*\s+){0,3}$")
 _DEPT_TO_CONTACT = re.compile(r"\s*(?:directly\s+)?(?:(?:free(?:\s?phone)?|toll-free|24/7)\s+)?"
+                              r"(?:(?:직통|대표|전화|대표번호|전화번호|직통번호)\s*)?"  # "실손보상팀 직통 <invented>으로"
                               r"(?:\bat\b|\bon\b|\bvia\b|[:(]|,)?\s*(?:\(?\s*)$", re.I)
 
 

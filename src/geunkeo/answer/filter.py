@@ -234,6 +234,12 @@ class HallucinationFilter:
                     found = self._fallback(e, ctx, state, kind_word)
                 elif found is None and e.ref == "bare":  # "「의료법」 제3조 … (제5조 제2항)": the terms' own 제5조
                     found = ctx.citation(e.article, e.paragraph, None, kind_word, e.item)
+                if found is None and e.ref == "named" and e.regulation and _HANGUL.search(e.regulation):
+                    # "한솔구 공영주차장 조례" is the "한솔구 공영주차장 설치 및 관리 조례": every word of the name in a title
+                    alike = ctx.titled_with_words(e.regulation)
+                    found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
+                    if found is not None:
+                        state["last_named"] = alike[0]
                 if found is None and e.ref == "named" and e.regulation and not _HANGUL.search(e.regulation):
                     # "Section 3.1 of the IGU Graduate School Handbook": the context's title, abbreviated
                     alike = ctx.titled_like(e.regulation)

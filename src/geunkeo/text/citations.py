@@ -20,7 +20,7 @@ _NAME_WORD_END = r"[가-힣](?<![은는이가을를에의로와과도서고며�
 _REG_KO = (
     r"(?P<bracket>[「『][^」』\n]{1,40}[」』])"
     r"|(?P<deictic>" + _DEICTIC + r"\s?(?:" + _REG_WORD + r"))"
-    r"|(?P<plain>(?:[가-힣]{1,7}" + _NAME_WORD_END + r"\s){0,3}[가-힣·]*(?:" + _REG_WORD + r"))"
+    r"|(?P<plain>(?:[가-힣]{1,11}" + _NAME_WORD_END + r"\s){0,3}[가-힣·]*(?:" + _REG_WORD + r"))"
 )
 # the 목 letters (가목 … 하목): not the range 가-하, which takes 각 ("각 목" is every 목, not one)
 MOK_LETTERS = "[가나다라마바사아자차카타파하]"
@@ -133,8 +133,9 @@ def roman_to_int(s: str) -> int:
 
 def reg_key(name: str) -> str:
     """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded; 특약 is 특별약관 (a 특별약관
-    numbers its articles from 제1조 again, so "특약 제4조" is not the 보통약관's 제4조)."""
-    return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold().replace("특약", "특별약관")
+    numbers its articles from 제1조 again, so "특약 제4조" is not the 보통약관's 제4조), and a 보통약관 is the 약관 ("주택화재보험
+    약관" names "다솜화재 주택화재보험 보통약관")."""
+    return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold().replace("특약", "특별약관").replace("보통약관", "약관")
 
 
 # (pattern, key) in order of precedence: the first kind of unit named in the string decides

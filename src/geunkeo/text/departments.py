@@ -21,7 +21,9 @@ _PARTICLE = (
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
 )
 _DEPT_KO = re.compile(
-    r"(?<![가-힣])([가-힣]{1,14}(?:" + _DEPT_STRONG + "|" + _DEPT_WEAK + r"))(?=" + _PARTICLE + r"{0,3}(?![가-힣]))"
+    # a numbered unit is one too: "분쟁조정3국", "보상1팀", "영업2부"
+    r"(?<![가-힣])((?:[가-힣]{1,14}|[가-힣]{2,12}\d{1,2})(?:" + _DEPT_STRONG + "|" + _DEPT_WEAK + r"))(?=" + _PARTICLE
+    + r"{0,3}(?![가-힣]))"
 )
 _WEAK_STOP_END = (
     # 처: places and generic nouns, not offices
@@ -155,7 +157,10 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
         name = _dept_name(text, m.start(), m.group(1))
         if name and m.start() >= reach and not companies.overlaps(m.start(), m.start() + 1):
             start = m.start()
-            place = _PLACE_BEFORE.search(text, max(0, start - 12), start) if _PLACE_BOUND.search(name) else None
+            # only an office named by its kind alone takes the place before it ("대전에 계시면 대전사무소": 계시면
+            # is a verb, and 대전사무소 names its place already)
+            bound = _PLACE_BOUND.search(name)
+            place = _PLACE_BEFORE.search(text, max(0, start - 12), start) if bound and bound.start() == 0 else None
             if place:  # "다솜동 행정복지센터": which one is the name ("가온동 행정복지센터" is another office)
                 start, name = place.start(), text[place.start() : start + len(name)]
             found.append(Entity("department", name, start, start + len(name), dept_key(name)))
