@@ -8,6 +8,9 @@ question and its rewrite are searched with the whole query pipeline ("full") and
 ("plain"); hit@1 (= R@1 where one page is gold, as in autorag-ko), hit@5 and MRR@10 are printed for both styles,
 with the colloquial − formal gap. autorag-ko is judged by document (page), the sample by chunk.
 
+`--answers` also answers both styles with the whole engine and counts the answers served, those citing a gold
+document, and those withheld (and of these, how many had a gold document among their contexts).
+
 With an LLM configured (GEUNKEO_LLM__PROVIDER=…, e.g. llamacpp and GEUNKEO_LLM__GGUF_PATH after `make llm`),
 `--multi-query` and/or `--hyde content|title|combined` add a third configuration ("llm"): the full pipeline plus
 those LLM stages, for both styles. LLM replies are cached in `<cache>/colloquial_llm_cache.sqlite`, so a second
@@ -75,6 +78,27 @@ def run(engine, pairs: list[tuple[str, str, set[str]]], by_doc: bool, llm_stages
     return out
 
 
+def answers(engine, pairs: list[tuple[str, str, set[str]]], by_doc: bool) -> dict:
+    """Both styles answered by the whole engine (extractive unless an LLM is configured): how many are served, how
+    many of those cite a gold document, how many are withheld although a gold document was among the contexts."""
+    out: dict = {}
+    for style in ("formal", "colloquial"):
+        served = cited = withheld = withheld_gold = 0
+        for formal, colloquial, gold in pairs:
+            ans = engine.answer(formal if style == "formal" else colloquial)
+            ids = {(c.chunk_id.split("#")[0] if by_doc else c.chunk_id) for s in ans.sentences for c in s.citations}
+            seen = {(h.chunk.doc_id if by_doc else h.chunk_id) for h in ans.contexts}
+            if ans.gate is not None and ans.gate.action == "escalate":
+                withheld += 1
+                withheld_gold += bool(seen & gold)
+            else:
+                served += 1
+                cited += bool(ids & gold)
+        out[style] = {"questions": len(pairs), "served": served, "served_gold_cited": cited, "withheld": withheld,
+                      "withheld_gold_retrieved": withheld_gold}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", type=Path, default=ROOT / "benchmarks" / "data" / "colloquial_unseen.jsonl")
@@ -86,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hyde", choices=("content", "title", "combined"), help="llm configuration: HyDE mode")
     ap.add_argument("--only", choices=("autorag-ko", "sample"))
     ap.add_argument("--max", type=int, default=0, help="evenly spaced sample of each dataset's pairs (0 = all)")
+    ap.add_argument("--answers", action="store_true",
+                    help="also answer both styles with the whole engine: served, served citing a gold document, withheld")
     args = ap.parse_args(argv)
 
     settings = load_settings()
@@ -124,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {len(pairs)} pairs | full: formal {full['formal']} colloquial {full['colloquial']} "
               f"gap@1 {full['gap@1']:+.3f} | plain: formal {plain['formal']['hit@1']} colloquial "
               f"{plain['colloquial']['hit@1']} gap@1 {plain['gap@1']:+.3f}", file=sys.stderr)
+        if args.answers:
+            result[name]["answers"] = answers(engine, pairs, by_doc)
+            for style, a in result[name]["answers"].items():
+                print(f"  answers, {style}: served {a['served']}/{a['questions']} (gold cited {a['served_gold_cited']}), "
+                      f"withheld {a['withheld']} (gold among the contexts {a['withheld_gold_retrieved']})", file=sys.stderr)
         for m in result[name]["lost_at_1"][: args.show]:
             print(f"  lost: {m['colloquial']!r} (rank {m['rank']}) ← {m['formal']!r}", file=sys.stderr)
     print(json.dumps(result, ensure_ascii=False, indent=1))
