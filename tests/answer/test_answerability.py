@@ -130,3 +130,8 @@ def test_a_colloquial_questions_own_generic_nouns_are_not_its_topic():
     assert assess("계절학기 학점당 돈 얼마임?", _hits(SUMMER)).unmatched == []
     assert assess("일반휴학 규정 핵심만 알려줘", _hits(LEAVE)).score >= 0.4
     assert assess("기숙사 주차비는 얼마야?", _hits(DORM, DAY)).unmatched == ["주차비"]  # still withheld
+
+
+def test_a_noun_made_a_modifier_by_jeok_is_not_a_topic_word():
+    able = assess("계절학기 수강료는 경제적으로 얼마나 부담돼?", _hits(SUMMER))
+    assert "경제" not in able.missing and "수강료" not in able.missing

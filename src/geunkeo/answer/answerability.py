@@ -145,8 +145,10 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     if not top:
         return Answerability(0.0, {})
     # the asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss)
+    # "사회적으로 뭐가 좋아짐?": a noun made a modifier by 적 says how, not what about
     own = [t for t in dict.fromkeys(get_analyzer().terms(query))
-           if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))]
+           if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))
+           and not (HANGUL.search(t) and re.search(rf"(?<![가-힣]){re.escape(t)}적(?:으로|인|이다|이)", query))]
     if all(h.chunk.lang not in (qlang, "mixed") for h in top):
         if not terms:  # no query plan to translate with: not judged here
             return Answerability(1.0, {"cross_lingual_unchecked": 1.0})
