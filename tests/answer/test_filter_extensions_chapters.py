@@ -1,4 +1,4 @@
-"""Filter classes found by unseen sets 18-25 (typical university, insurance and public-agency traffic): extensions
+"""Filter classes found by unseen sets 18-27 (typical university, insurance and public-agency traffic): extensions
 listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited paragraph's
 item, rooms by number, floors with their office and English floors, "ext." inside a sentence, clinics and hospitals,
 and rewrites that keep true text."""
@@ -257,3 +257,30 @@ def test_a_second_alternative_of_several_words_after_its_particle_goes():
     text, removed = removed_items("누리집 www.hansol.example/seorim 에서 신청하시거나 seorim@hansol.example 로 메일을 보내셔도 됩니다.",
                                   [Chunk("n#1", "n", "안내", "누리집: www.hansol.example/seorim", "안내")], "ko")
     assert removed == ["seorim@hansol.example"] and "에서 신청하셔도 됩니다." in text
+
+
+# -- sets 26 and 27 ---------------------------------------------------------------------------------------------
+
+CLAIMS = Chunk("hu#7", "hu", "한울생명 건강보험 약관",
+               "제7조(보험금의 청구) ① 보험수익자는 다음의 서류를 제출하여야 합니다.\n1. 청구서\n2. 사고증명서\n3. 신분증\n"
+               "4. 그 밖에 필요한 서류\n② 사고증명서는 의료기관에서 발급한 것이어야 합니다.", "제7조", article="제7조")
+DORM_NOTICE = Chunk("dn#1", "dn", "학생생활관 입사 안내",
+                    "■ 입사 장소: 학생생활관 A동 1층 행정실(102호)\n■ 택배: B동 1층 택배실\n■ 경비실 내선 1888\n"
+                    "Records: Room G.14, Hollin Building. Regulations Part 4.", "입사 안내")
+
+
+def test_a_bare_part_of_the_article_a_list_is_under():
+    answer = "### 청구 서류 (**제7조 제1항**)\n1. 청구서\n2. 사고증명서\n5. 가족관계증명서 (**제1항 제5호**)"
+    text, removed = removed_items(answer, [CLAIMS], "ko")
+    assert removed == ["제1항 제5호"] and "제7조 제1항" in text
+    assert removed_items("### 청구 서류 (**제7조 제1항**)\n1. 청구서\n3. 신분증 (**제1항 제3호**)", [CLAIMS], "ko")[1] == []
+
+
+def test_a_building_floor_and_room_a_basement_an_office_by_its_extension_and_lettered_rooms():
+    assert removed_items("장소: 학생생활관 A동 1층 102호 행정실", [DORM_NOTICE], "ko")[1] == []  # "A동 1층 행정실(102호)"
+    assert removed_items("택배는 B동 지하 1층에서 받습니다.", [DORM_NOTICE], "ko")[1] == ["B동 지하 1층"]
+    assert removed_items("분실물은 생활관 사감실 내선 1890으로 문의하세요.", [DORM_NOTICE], "ko")[1] == ["사감실", "내선 1890"]
+    text, removed = removed_items("Collect it from Room G.14, not Room G.01. Penalties are in Part 4.", [DORM_NOTICE], "en")
+    assert removed == ["Room G.01"] and "Part 4." in text
+    assert removed_items("Declare it to the Medical Screening Line first.", [DORM_NOTICE], "en")[1] == [
+        "Medical Screening Line"]

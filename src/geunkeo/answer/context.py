@@ -141,7 +141,7 @@ class ContextIndex:
                 # "중앙도서관 2층 학술정보서비스팀": the contexts give the building's floor or the office's floor;
                 # "Grant Hall 108호" in a Korean answer is the English context's "Room 108"
                 alts = room_alternatives(e.text) + [f"room{m.group(1)}" for m in [re.search(r"(\d{2,4})호", e.text)] if m]
-                n = next((k for alt in alts if (k := self._compact_n(alt))), None)
+                n = next((k for alt in alts if (k := self._compact_parts_n(alt))), None)
             return (e.text, n) if n else None
         if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
             digits = re.sub(r"\D", "", e.norm)
@@ -225,6 +225,25 @@ class ContextIndex:
     def holds_text(self, text: str) -> bool:
         """Whether a context holds `text`, ignoring spaces and case."""
         return self._compact_n(re.sub(r"\s+", "", text).casefold()) is not None
+
+    def _compact_parts_n(self, needle: str) -> int | None:
+        """`_compact_n`, where "\x01" in the needle separates parts one context must hold, in order, anywhere."""
+        if "\x01" not in needle:
+            return self._compact_n(needle)
+        parts = needle.split("\x01")
+        if self._compact is None:
+            self._compact_n("")
+        assert self._compact is not None
+        for n, text in enumerate(self._compact.split("\x00"), start=1):
+            at = 0
+            for part in parts:
+                at = text.find(part, at)
+                if at < 0:
+                    break
+                at += len(part)
+            else:
+                return n
+        return None
 
     def _compact_n(self, needle: str) -> int | None:
         """n of the first context whose text, without spaces, holds `needle` (casefolded, without spaces)."""

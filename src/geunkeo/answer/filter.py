@@ -43,6 +43,7 @@ from geunkeo.text.entities import (
     reg_key,
     room_without_office,
 )
+from geunkeo.text.entity_base import Spans
 from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
@@ -183,13 +184,14 @@ class HallucinationFilter:
     def _check(self, sent: str, ents: list[Entity], ctx: ContextIndex, report: FilterReport,
                state: dict) -> list[Entity]:
         cites = [e for e in ents if e.kind == "citation"]
+        cited = Spans((c.start, c.end) for c in cites)  # a bisection per office, not a scan of every citation
         bad: list[Entity] = []
         prev_regs: list[str] | None = None
         # "(6.1)" with no section named is read as one only in English text over contexts numbered that way: a
         # Korean report's "증가율 (2.5)" is a value (asked once per sentence, not once per such number)
         loose_checked = {kind: not _HANGUL.search(sent) and ctx.numbers_sections(kind) for kind in ("§", "Pt")}
         for e in ents:
-            if e.kind == "department" and any(c.start <= e.start < c.end for c in cites):
+            if e.kind == "department" and cited.overlaps(e.start, e.start + 1):
                 continue  # part of a regulation's name: the citation decides
             if e.is_contact:
                 hit = ctx.contact(e)

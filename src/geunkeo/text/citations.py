@@ -52,7 +52,7 @@ MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
     "band": (first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
     "form": (first_char_regex("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}-?\d{1,3}[A-Z]?)\b"), r"\b{code}\b"),
     # numbered parts of a regulation ("Part 4"; lettered ones are keyed "Prt" with their clauses)
-    "part": (first_char_regex("P", r"\bP(?:art|ART)\s(?P<code>\d{1,2})(?![\d.])"), r"\bP(?:art|ART)\s{code}(?![\d.])"),
+    "part": (first_char_regex("P", r"\bP(?:art|ART)\s(?P<code>\d{1,2})(?!\d|\.\d)"), r"\bP(?:art|ART)\s{code}(?!\d|\.\d)"),
     "act": (first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
             r"(?<![\d/]){code}(?![\d/])"),
 }
@@ -112,6 +112,12 @@ _POINTED = first_char_regex("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\
 # "제1항 제5호" with no article before it (in Korean drafting, the article under discussion)
 _BARE_HANG = first_char_regex("제", r"(?<![가-힣\d])제\s?(?P<para>\d{1,2})\s?항(?:\s?제\s?(?P<item>\d{1,2})\s?호)?"
                          r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
+# "제3호 가목" with no article or paragraph before it: an item of the paragraph cited before it (not 별지 제3호 서식)
+_BARE_HO = first_char_regex("제", r"(?<![가-힣\d])(?<!별지\s)(?<!별지)제\s?(?P<item>\d{1,2})\s?호(?!\s?서식|\d)"
+                       r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
+# the lines between a citation and a bare part of it may be a list under it ("### 서류 (제7조 제1항)\n1. …\n5. …
+# (제1항 제5호)"): its markers are not sentence ends
+_LIST_MARKER = re.compile(r"(?:^|(?<=[\n\x00]))[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]")  # NUL: the filter's sentence joint
 # "라목" alone after "같은 호 나목": a 목 of the item cited before it (the list of 목 letters, not the range 가-하,
 # which would take 항목, 과목, 품목)
 _BARE_MOK = first_char_regex("가나다라마바사아자차카타파하",
@@ -394,12 +400,19 @@ def _add_parts(text: str, found: _Found) -> None:
             found.add(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), _dotted_item(m)))
     for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
         target = previous(m.start())
-        # only after an article cited in the same sentence: in a quoted statute a bare 제7항 is its own article's
-        if (inside(m.start()) or target is None or not target.article[:1].isdigit()
-                or re.search(r"[.!?。\n①-⑳]", text[target.end : m.start()])):  # ② opens another paragraph
+        # only after an article cited in the same sentence (or list): in a quoted statute a bare 제7항 is its own
+        # article's
+        if inside(m.start()) or target is None or not target.article[:1].isdigit() or _new_sentence(text, target.end, m.start()):
             continue
         found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
                              int(m.group("para")), _item_key(m.group("item"), m.group("mok"))))
+    for m in _BARE_HO.finditer(text):  # "캡스톤디자인 (제3호 가목)" under "제27조 제3항": an item of that paragraph
+        target = previous(m.start())
+        if (inside(m.start()) or target is None or not target.article[:1].isdigit() or target.paragraph is None
+                or _new_sentence(text, target.end, m.start())):
+            continue
+        found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
+                             target.paragraph, _item_key(m.group("item"), m.group("mok"))))
     for m in _BARE_MOK.finditer(text):
         target = previous(m.start())
         if inside(m.start()) or target is None or not (target.item or target.paragraph):
@@ -408,6 +421,14 @@ def _add_parts(text: str, found: _Found) -> None:
         item = f"{head}-{m.group('mok')}"
         found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article or "",
                              target.paragraph, item))
+
+
+def _new_sentence(text: str, start: int, end: int) -> bool:
+    """Whether a sentence ends (or ② opens another paragraph) between `start` and `end`; a list's markers and line
+    breaks under the citation do not end it."""
+    between = _LIST_MARKER.sub(" ", text[start:end])
+    return bool(re.search(r"[.!?。①-⑳]", between)) or (
+        bool(re.search(r"[\n\x00]", between)) and not _LIST_MARKER.search(text, start, end))
 
 
 def _dotted_item(m: re.Match[str]) -> str | None:

@@ -52,11 +52,11 @@ ROOM = "room"  # Entity.norm prefix of a floor or room ("본관 3층 203호", "R
 _FLOOR_HINT = first_char_regex("0-9", r"\d{1,2}\s?층")  # where a floor can be: the full pattern is searched around it
 _ROOM_KO = re.compile(
     r"(?<![가-힣A-Za-z\d])(?:(?P<bldg>[가-힣A-Za-z\d]{1,10}(?:관|동|본부|빌딩|회관|센터|타워|홀|청사))\s?)?"
-    r"(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?"
+    r"(?:지하\s?)?(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?"
     # or the office on that floor: "1층 민원실", "2층 학술정보서비스팀" (the office alone is checked as a department)
     r"|\s?(?P<office>[가-힣]{0,10}(?:민원실|행정실|사무실|상담실|창구|플라자|데스크|라운지)|[가-힣]{1,10}(?:센터|팀|과))"
     r"(?=[^가-힣]|$|(?:에서|에게|에|의|으로|로|은|는|을|를|이|가|도|과|와)(?![가-힣])))?")
-_ROOM_EN = first_char_regex("RLF", r"\b(?:Room|Level|Floor)\s(?P<room>\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
+_ROOM_EN = first_char_regex("RLF", r"\b(?:Room|Level|Floor)\s(?P<room>(?:[A-Z]\.?)?\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
 # a room by its number alone ("같은 층 702호 접수창구", "302호실에서"), not a 호 of an article or a notice ("제702호"),
 # and only next to a word of a building ("임대주택 1,200호" counts homes)
 _ROOM_BARE_KO = first_char_regex("0-9", r"(?<![\d\-,.가-힣])(?<!제\s)\d{3,4}\s?호(?:실)?"
@@ -123,12 +123,17 @@ def _rooms(text: str) -> list[re.Match[str]]:
 
 def room_alternatives(text: str) -> list[str]:
     """Keys a Korean floor with both its building and its office is also supported by: the building's floor
-    ("중앙도서관2층") and the office's floor ("2층학술정보서비스팀"); a floor alone never."""
+    ("중앙도서관2층") and the office's floor ("2층학술정보서비스팀"); a floor alone never. For a building's floor and
+    room ("A동 1층 102호"), the one key "A동1층 …102호": both parts in one context ("A동 1층 행정실(102호)")."""
     m = _ROOM_KO.fullmatch(text)
-    if not m or not (m.group("bldg") and m.group("office")):
+    if not m or not m.group("bldg"):
         return []
     floor = m.group("floor") + "층"
-    return [m.group("bldg") + floor, floor + m.group("office")]
+    if m.group("office"):
+        return [m.group("bldg") + floor, floor + m.group("office")]
+    if m.group("room"):
+        return [f"{m.group('bldg')}{floor}\x01{m.group('room')}호".casefold()]
+    return []
 
 
 def room_without_office(text: str) -> str | None:

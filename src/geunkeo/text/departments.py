@@ -53,7 +53,7 @@ _WEAK_STOP_EXCEPT = ("노동부",)
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
                 "교육원", "지원단", "사업단", "봉사단", "연구원", "파트", "창구", "데스크"}  # 연구원 alone is a researcher
 # an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"
-_NUMBER_NEXT = r"\s\(?\+?\d"
+_NUMBER_NEXT = r"\s\(?\+?\d|\s(?:내선|교내|☎|전화|Tel)"  # "사감실 내선 1890"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|" + _NUMBER_NEXT)
@@ -65,7 +65,7 @@ _BU_OK_NEXT = re.compile(
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
                  r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency|Ombudsman|Library|Cell|Panel|Tribunal|"
-                 r"Registry|College|School|Hospital|Clinic|Helpdesk|Mailroom|(?:Mail|Post)\s+Room)")
+                 r"Registry|College|School|Hospital|Clinic|Helpdesk|Mailroom|(?:Mail|Post)\s+Room|Line)")
 # a capitalised word; a possessive ends the name ("the Graduate School's Appeals Board" names two bodies)
 _EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = first_char_regex(
