@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from geunkeo.answer.base import source_lang
 from geunkeo.answer.extractive import chunk_units, title_terms
@@ -81,7 +82,7 @@ def _fact_near(focus: str, top: list[Hit]) -> bool:
     return False
 
 
-def _source_word(source: str) -> str:
+def source_word(source: str) -> str:
     """The asker's word an expansion was made from: "slang:통금→출입 제한" → "통금", "기숙사→생활관" → "기숙사"."""
     return source.split(":", 1)[-1].split("→", 1)[0].strip()
 
@@ -94,6 +95,12 @@ def _number_in(number: str, text: str) -> bool:
         f"{q}{number[2:]}" in text for q in ("'", "’", "‘")) or bool(re.search(rf"(?<!\d){number[2:]}년", text))
 
 
+@lru_cache(maxsize=256)
+def _tokens(query: str) -> tuple:
+    """Kiwi's tokens of a question (asked for its focus and for its focus phrase)."""
+    return tuple(get_kiwi().tokenize(query))
+
+
 def question_focus(query: str, phrase: bool = False) -> str | None:
     """The noun (compound) the question asks about: the nearest topic noun before the question word, with the
     nouns and suffixes written together with it ("인가 신청 수수료는 얼마" → "수수료", "연체료율은" → "연체료율");
@@ -103,7 +110,7 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
     if not HANGUL.search(query):
         m = _EN_COUNTED.search(query)  # "How many semesters …": what is counted is what the question is about
         return m.group(1) if m and m.group(1).lower() not in _EN_NOT_FOCUS else None
-    toks = get_kiwi().tokenize(query)
+    toks = _tokens(query)
     qi = next((i for i, t in enumerate(toks) if t.form.startswith(_QUESTION_WORDS)), None)
     if qi is None:
         return None
@@ -161,7 +168,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     n = max(len(units), 1)
     weights = {t: math.log(1 + n / (1 + sum(1 for _, ts in units if t in ts))) for t in own}
     total = sum(weights.values()) or 1.0
-    stood_for = {_source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
+    stood_for = {source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
     missing = [t for t in own if t not in found and not any(t in w for w in stood_for)]
     if any(t in _CONTACT_WORDS for t in missing) and any(extract_contacts(h.chunk.text) for h in top):
         # "어느 부서 전화번호로 연락해야 돼?": a number in the top chunks answers 전화번호 and 연락

@@ -23,7 +23,7 @@ coverage below threshold, or a cited chunk of a superseded version (retrieve/ver
 
 from __future__ import annotations
 
-from geunkeo.answer.answerability import Answerability
+from geunkeo.answer.answerability import Answerability, source_word
 from geunkeo.answer.base import Answer, GateDecision, citation_coverage, content_sentences, source_lang
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
@@ -91,7 +91,7 @@ def term_concepts(weights: dict[str, float], term_sources: dict[str, str]) -> di
         origin = None
         if source != "query" and "→" in source:
             analyzer = analyzer or get_analyzer()
-            origin = next((t for t in analyzer.terms(source.split(":", 1)[-1].split("→", 1)[0])
+            origin = next((t for t in analyzer.terms(source_word(source))
                            if term_sources.get(t, "query") == "query" and t in weights), None)
         key = origin or term
         w, forms = concepts.get(key, (weights.get(key, weight), set()))
