@@ -1,4 +1,4 @@
-"""Filter classes found by unseen sets 18-27 (typical university, insurance and public-agency traffic): extensions
+"""Filter classes found by unseen sets 18-29 (typical university, insurance and public-agency traffic): extensions
 listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited paragraph's
 item, rooms by number, floors with their office and English floors, "ext." inside a sentence, clinics and hospitals,
 and rewrites that keep true text."""
@@ -284,3 +284,41 @@ def test_a_building_floor_and_room_a_basement_an_office_by_its_extension_and_let
     assert removed == ["Room G.01"] and "Part 4." in text
     assert removed_items("Declare it to the Medical Screening Line first.", [DORM_NOTICE], "en")[1] == [
         "Medical Screening Line"]
+
+
+# -- sets 28 and 29 ---------------------------------------------------------------------------------------------
+
+HAKCHIK = Chunk("hn#39", "hn", "한별누리대학교 학칙",
+                "제39조(조기졸업) ① 6학기 이상 이수한 학생은 조기졸업을 신청할 수 있다.\n② 신청은 학사지원팀에 한다.\n"
+                "③ 조기졸업자는 졸업논문을 면제한다.\n문의: 생활관 행정실 063-850-7710, 장학복지팀 사무실(학생회관 2층 204호)\n"
+                "신청서는 붙임 1과 같다. 부산보상지점: 부산광역시 부산진구 중앙대로 672, 한결부산타워 11층 (우 47230)",
+                "제39조", article="제39조")
+GUIDE = Chunk("wm#2", "wm", "Westmere Exchange Guide", "2.4 Insurance. See Schedule B for the minimum cover. Contact "
+              "Bluewater Emergency Assistance before admission. International Student Services (ISS) Office, Level 2.",
+              "Section 2")
+
+
+def test_articles_written_without_je_in_chat_answers():
+    text, removed = removed_items("근거는 학칙 39조 2항이에요~ 참고로 조기졸업자는 39조 4항에 따라 논문이 면제돼요.", [HAKCHIK], "ko")
+    assert removed == ["39조 4항"] and "학칙 39조 2항" in text
+    assert removed_items("올해 예산은 50조 원이고 1조 3000억이 늘었어요.", [HAKCHIK], "ko")[1] == []  # amounts
+
+
+def test_attachments_postcodes_and_lettered_schedules():
+    text, removed = removed_items("신청서는 붙임 1에 있고, 증빙 양식은 붙임 3을 참고하세요.", [HAKCHIK], "ko")
+    assert removed == ["붙임 3"] and "관련 첨부 자료" in text
+    text, removed = removed_items("주소는 부산광역시 부산진구 중앙대로 672, 한결부산타워 11층이고 우편번호는 47279입니다.", [HAKCHIK], "ko")
+    assert removed == ["47279"] and "한결부산타워 11층입니다." in text
+    assert removed_items("The minimum cover is in Schedule B, not Schedule C.", [GUIDE], "en")[1] == ["Schedule C"]
+
+
+def test_rewrites_that_keep_the_real_office_in_chat_and_small_model_answers():
+    text, removed = removed_items("궁금한 건 생활관 행정실 063-850-7710으로 전화하거나 dorm@hanbyeol.example로 메일 보내면 돼요.",
+                                  [HAKCHIK], "ko")
+    assert removed == ["dorm@hanbyeol.example"] and "063-850-7710으로 전화하면 돼요." in text
+    text, removed = removed_items("서류는 장학복지팀 사무실인 학생회관 3층 304호로 제출하세요.", [HAKCHIK], "ko")
+    assert removed == ["학생회관 3층 304호"] and "서류는 장학복지팀 사무실로 제출하세요." in text
+    text, removed = removed_items("You must contact Bluewater Emergency Assistance on +61 2 8555 0910 (24 hours).", [GUIDE], "en")
+    assert removed == ["+61 2 8555 0910"] and "contact Bluewater Emergency Assistance (24 hours)." in text
+    # "International Student Services Office" is the context's "International Student Services (ISS) Office"
+    assert removed_items("Visit the International Student Services Office, Level 2.", [GUIDE], "en")[1] == []

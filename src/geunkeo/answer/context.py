@@ -71,6 +71,7 @@ class ContextIndex:
         self.numbers: dict[str, int] = {}
         self.texts: list[str] = []
         self._compact: str | None = None
+        self._acronymless: str | None = None  # the compact texts without bracketed acronyms ("(iss)")
         self._ranges: list[tuple[str, str, str, str, int]] | None = None
         self._mentioned: dict[str, tuple[ContextDoc, str] | None] = {}
         self.known_departments = known_departments
@@ -257,7 +258,11 @@ class ContextIndex:
         if e.norm in self.departments:
             return self.departments[e.norm]
         if self._compact_n(e.norm) is None:  # absent from every text without spaces: no regex needed
-            return None
+            # "International Student Services Office" is the context's "International Student Services (ISS) Office"
+            if self._acronymless is None:
+                self._acronymless = "\x00".join(re.sub(r"\s+|\([a-z]{2,6}\)", "", t) for t in self.texts)
+            at = self._acronymless.find(e.norm) if e.text.isascii() and len(e.norm) > 8 else -1
+            return self._acronymless.count("\x00", 0, at) + 1 if at >= 0 else None
         chars = [re.escape(c) for c in e.norm]  # dept_key: spacing, "the" and (주) do not matter
         rx = re.compile(r"(?<![가-힣a-z])" + r"\s*".join(chars))
         for n, t in enumerate(self.texts, start=1):

@@ -53,6 +53,7 @@ _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|onli
 _KO_OR_BEFORE = re.compile(r"(?<=[가-힣])거나,?\s+(?:(?:[가-힣]{1,8}\s+){0,3}?(?:" + LABEL_WORDS + r")\s*[:：]?\s*)?$", re.I)
 # ("<invented> 로 메일을 보내셔도 됩니다": a space before the particle, a few words before the ending)
 _KO_OR_AFTER = re.compile(r"\s?(?:으로|로|에서|에)\s+(?:[가-힣]+\s+){0,3}?[가-힣]*?(?P<end>(?:으)?시면\s?됩니다|(?:으)?면\s?됩니다|(?:으)?세요|(?:으)?셔도\s?됩니다|"
+                          r"(?:으)?면\s?돼요|(?:으)?면\s?돼|(?:으)?셔도\s?돼요|도\s?돼요|"  # 해요체: "…보내면 돼요"
                           r"(?:으)?십시오|(?:으)?시기\s?바랍니다)")
 
 
@@ -249,6 +250,11 @@ def _invented_siblings(s: str, bad: list[Entity]) -> list[tuple[Entity, tuple[in
 # one "topic는 contact" pair of a list of them: "분할납부 관련 전화 문의는 041-…, 수강신청 문의는 041-…로 하세요"
 _KO_PAIR_BEFORE = re.compile(r"(?:^|(?<=,))\s*(?P<topic>[^,.()\[\]]{1,40}?(?:은|는)\s*)$")
 _KO_PAIR_AFTER = re.compile(r"\s*,\s*(?=[^,.()\[\]]{1,40}?(?:은|는)\s)")
+# "사무실인 <room>": a room in apposition to the noun before it
+_KO_APPOSED = re.compile(r"(?<=[가-힣])(인\s)$")
+# "…이고 우편번호는 <contact>입니다" / "…이고, 경기남부보상지점은 <contact>입니다": the last "topic는 contact" of a list
+_KO_LAST_PAIR = re.compile(r"(?<=[가-힣\d)])(?:이고|이며|고|며),?\s+[^,.()]{1,20}?(?:은|는)\s*$")
+_KO_COPULA = re.compile(r"\s?(?:입니다|이에요|예요)")
 _GENERIC_OFFICE_BEFORE = re.compile(r"(?<![가-힣])(?:[가-힣]{1,10}\s)?(행정실|사무실|교무실|학과사무실|당직실|민원실)\s*$")
 
 
@@ -256,7 +262,10 @@ def _real_office_before(s: str, contact: Entity, near: _Neighbours) -> int | Non
     """Where the office named right before `contact` ends ("야간 당직실 031-…", "the … Center at +82 …"), when it
     is not itself invented (an invented one, "the responsible office", would carry nothing)."""
     lo = max(0, contact.start - _WINDOW)
-    offices = extract_departments(s[lo : contact.start])
+    # read up to the contact's end: a body named only by the number after it ("contact Bluewater Emergency
+    # Assistance on …") is an office only with that number in view; a bare "Office" ("the Registrar's Office") is not
+    offices = [o for o in extract_departments(s[lo : contact.end])
+               if lo + o.end <= contact.start and (not o.text.isascii() or len(o.text.split()) >= 2)]
     generic = _GENERIC_OFFICE_BEFORE.search(s, lo, contact.start)
     if not offices and not generic:
         return None
@@ -293,6 +302,16 @@ def _real_address_before(s: str, room: Entity, bad: list[Entity]) -> bool:
         return False
     start = lo + before[-1].start
     return not any(x.is_contact and x.start == start for x in bad)
+
+
+def _real_room_after(s: str, street: Entity, bad: list[Entity]) -> bool:
+    """Whether a building and floor that is not invented follows the street right after its comma."""
+    gap = re.match(r"\s*,\s*", s[street.end :])
+    if gap is None:
+        return False
+    start = street.end + gap.end()
+    rooms = [c for c in extract_contacts(s[start : start + 40]) if c.norm.startswith(ROOM)]
+    return bool(rooms) and rooms[0].start == 0 and not any(x.start <= start < x.end for x in bad)
 
 
 def _real_office_after(s: str, contact: Entity, bad: list[Entity]) -> bool:
@@ -461,6 +480,16 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 end = e.end + (1 if s[e.end : e.end + 1] == " " and re.match(r" [가-힣]", s[e.end :]) else 0)
                 cut(e, label.end(1), end)
                 continue
+            apposed = _KO_APPOSED.search(s, max(0, e.start - 20), e.start) if e.norm.startswith(ROOM) else None
+            if apposed:  # "장학복지팀 사무실인 <invented room>로 제출하세요" → "장학복지팀 사무실로 제출하세요"
+                cut(e, apposed.start(1), e.end)
+                continue
+            last_pair = _KO_LAST_PAIR.search(s, max(0, e.start - 40), e.start) if lang == "ko" else None
+            copula = _KO_COPULA.match(s, e.end) if last_pair else None
+            if copula and not near.starting_in(last_pair.start(), e.start, e):
+                # "…11층이고 우편번호는 <invented>입니다" → "…11층입니다": the last pair of a list goes with its link
+                cut(e, last_pair.start(), e.end + copula.end() - e.end, "입니다")
+                continue
             prep = _ending_at(_ROOM_PREP, s, e.start) if lang == "en" and e.norm.startswith(ROOM) else None
             if prep and not _COPULA.search(s[: prep.start()].rstrip()):
                 of = _ROOM_OF.match(s, e.end)
@@ -475,6 +504,10 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             if e.norm.startswith(ROOM) and _real_address_before(s, e, bad):
                 # "주소는 서울특별시 중구 세종대로 136 한결빌딩 9층입니다": the real street stays, the invented floor goes
                 cut(e, e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end)
+                continue
+            if e.kind == "address" and not e.norm.startswith(ROOM) and _real_room_after(s, e, bad):
+                # "서울보상지점은 <invented street>, 한결빌딩 9층(우 03185)에 있으며": the real building carries it
+                cut(e, e.start, e.end + len(s[e.end:]) - len(s[e.end:].lstrip(" ,")))
                 continue
             if e.kind == "address" and _real_office_after(s, e, bad):
                 # "서울특별시 … 69 해온손해보험 장기보상센터로 보내시면 됩니다": the real office carries the sentence
@@ -508,7 +541,8 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 return "", True, True, {id(x): phrases["contact"] for x in bad}
             cut(e, a, b)
         else:
-            word = "관련 서식" if e.kind == "citation" and e.article.startswith("M별지") else phrases[e.kind]
+            word = ("관련 서식" if e.kind == "citation" and e.article.startswith("M별지")
+                    else "관련 첨부 자료" if e.kind == "citation" and e.article.startswith("M붙임") else phrases[e.kind])
             start = e.start
             if lang == "en" or e.text[:1].isascii():
                 m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"

@@ -13,7 +13,7 @@ from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import article_key, reg_key
 
 _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|(?:Article|ARTICLE)\s+(\d+)\b"
-                      r"|(?:Section|SECTION|Clause|CLAUSE|§|Policy(?=\s\d+\.\d))\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b"
+                      r"|(?:Section|SECTION|Clause|CLAUSE|§|Policy(?=\s\d+\.\d))\s?(\d+)\b|(?:Schedule|SCHEDULE)\s?(\d+)\b|(?:Schedule|SCHEDULE)\s([A-Z])\b(?!\.\d)"
                       r"|(?:Regulation|REGULATION|Rule|RULE)\s?(\d+)\b|\[?별표\s?(\d+)\]?"
                       r"|(?:Article|ARTICLE)\s+([IVXL]{1,6})\b|Endorsement\s?(\d+)\b|Endorsement\s([IVX]{1,5})\b|(?:Section|SECTION)\s([A-Z])\b(?![.\d])|(?:Annex|ANNEX)\s([A-Z0-9])\b"
                       r"|(?:Appendix|APPENDIX)\s([A-Z0-9])\b|(?:Part|PART)\s([A-Z])\b)")

@@ -31,6 +31,9 @@ _ART_KO = (
     r"|\s?(?P<pmok>" + MOK_LETTERS + r")\s?목)?"
     r"(?:\([가-힣·\s]{1,20}\))?"
 )
+# "39조 2항", "학칙 12조": an article written without 제, as chat answers write it; an amount is written the same way
+# ("50조 원"), so it is an article only with its paragraph or after a regulation's name (extract_citations)
+_ART_KO_LOOSE_RX = first_char_regex("0-9", r"(?<![\d,.제])" + _ART_KO[len(r"제\s?"):])
 # The article is found first, then the regulation name is matched backwards from it (anchored at the article):
 # scanning every position for a name is what made one combined pattern slow.
 _ART_KO_RX = first_char_regex("제", _ART_KO)
@@ -47,6 +50,7 @@ MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
     # kind: (how an answer and a context write it, how a context's text shows the code exists)
     "별지": (first_char_regex("별", r"별지\s?(?:제\s?)?(?P<code>\d+)\s?호(?:\s?서식)?"), r"별지\s?(?:제\s?)?{code}\s?호"),
     "관": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?관" + _KO_UNIT_END), r"제\s?{code}\s?관"),
+    "붙임": (first_char_regex("붙", r"붙임\s?(?P<code>\d{1,2})(?!\d)"), r"붙임\s?{code}(?!\d)"),
     "장": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?장" + _KO_UNIT_END), r"제\s?{code}\s?장"),
     "부표": (first_char_regex("부", r"부표\s?(?P<code>\d{1,2})(?!\d)"), r"부표\s?{code}(?!\d)"),
     "band": (first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
@@ -56,7 +60,7 @@ MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
     "act": (first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
             r"(?<![\d/]){code}(?![\d/])"),
 }
-_MENTIONED_WORD = {"별지": "별지", "관": "관", "장": "장", "부표": "부표", "band": "Band", "form": "orm", "part": "P",
+_MENTIONED_WORD = {"별지": "별지", "관": "관", "붙임": "붙임", "장": "장", "부표": "부표", "band": "Band", "form": "orm", "part": "P",
                    "act": "/"}
 _BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?!(?:Article|Section|Clause|Part|Chapter|Schedule)\b)(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
@@ -74,7 +78,7 @@ _CITE_EN = first_char_regex(
     r"[Rr]ule|(?:[Gg]eneral\s)?[Cc]ondition|GC(?=\s?\d)|[Ee]xclusion|[Ee]ndorsement|[Pp]ara(?:graph)?\.?(?=\s?\d+\.\d)|Annex|ANNEX|"
     r"Appendix|APPENDIX|Part(?=\s[A-Z]\b)|PART(?=\s[A-Z]\b))\s?"
     r"(?P<art>\d+|(?<=Part\s)[A-Z]\b|(?<=PART\s)[A-Z]\b|(?<=Section\s)[A-Z]\b(?=\s?[–—-]|\s\(|[,.;]|\s+of\b)|"
-    r"(?<=Endorsement\s)[IVX]{1,5}\b|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
+    r"(?<=Endorsement\s)[IVX]{1,5}\b|(?<=Annex\s)[A-Z]\b|(?<=ANNEX\s)[A-Z]\b|(?<=Schedule\s)[A-Z]\b(?!\.\d|\d)|(?<=Appendix\s)[A-Z]\b|(?<=APPENDIX\s)[A-Z]\b|(?<=Article\s)[IVXL]{1,6}\b|(?<=ARTICLE\s)[IVXL]{1,6}\b)"
     r"(?:-(?P<sub>\d+))?(?:\.(?P<dot>\d+)(?:\.(?P<dot2>\d+))?)?"
     r"(?:\s?\((?P<para>\d+)\))?(?:\s?\((?P<item>[a-z]|\d+)\))?(?:\((?P<sub2>\d+|[ivx]{1,4})\))?"
     r"(?:\((?P<sub3>[ivx]{1,4})\))?"
@@ -159,6 +163,7 @@ _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
     # a policy wording's lettered parts: "Part B — What we cover"; numbered parts ("Part 2") stay sections
     (re.compile(r"\b(?:Part|PART)\s([A-Z])\b"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
+    (re.compile(r"\b(?:[Ss]chedule|SCHEDULE)\s([A-Z])\b(?!\.\d|\d)"), lambda m: "Sch" + m.group(1)),  # "Schedule B"
     (re.compile(r"\b(?:[Ss]chedule|SCHEDULE|Sch\.)\s?(\d+)|별표\s?(\d+)"),
      lambda m: f"Sch{int(m.group(1) or m.group(2))}"),
     (re.compile(r"\b(?:[Rr]egulation|REGULATION|Reg\.|[Rr]ule|RULE)\s?(\d+)"), lambda m: f"R{int(m.group(1))}"),
@@ -217,7 +222,10 @@ def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
 def extract_citations(text: str) -> list[Entity]:
     """Regulation citations as (regulation, article, paragraph, item) with how the regulation was named."""
     out: list[Entity] = []
-    for m in _ART_KO_RX.finditer(text):
+    loose = [m for m in _ART_KO_LOOSE_RX.finditer(text) if "조" in text
+             and (m.group("para") or m.group("circ") or _REG_BEFORE.search(text, max(0, m.start() - _REG_WINDOW), m.start()))
+             and not re.match(r"\s?(?:원|달러|억|만|천)", text[m.end("art") + 1 :])]
+    for m in [*_ART_KO_RX.finditer(text), *loose]:
         s = m.start()
         addenda = _ADDENDA_BEFORE.search(text, max(0, s - 6), s)  # "부칙 제3조": an article of the addenda
         if addenda:

@@ -77,7 +77,7 @@ _ROAD_NUMBER = first_char_regex("로길", r"(?:로|길)\s?\d")  # where an addre
 _ADDRESS_KO = re.compile(
     r"(?<![가-힣])(?:[가-힣]{2,8}(?:특별시|광역시|특별자치시|특별자치도|도)\s)?(?:[가-힣]{1,8}(?:시|군|구)\s){1,2}"
     r"(?P<road>[가-힣\d]{1,12}(?:대로|로|길))\s?(?P<num>\d{1,4}(?:-\d{1,4})?)(?![\d%]|[.,]\d)")
-_POSTCODE_KO = first_char_regex("우(", r"(?:우편번호|\(우\)|우\))\s?:?\s?(?P<zip>\d{5})(?!\d)")
+_POSTCODE_KO = first_char_regex("우(", r"(?:우편번호(?:는|은)?|\(우\)|우\)|(?<=\()우(?=\s\d))\s?:?\s?(?P<zip>\d{5})(?!\d)")
 _STREET_TYPES = {"St": "Street", "Rd": "Road", "Ave": "Avenue", "Ln": "Lane", "Dr": "Drive", "Pl": "Place",
                  "Sq": "Square", "Blvd": "Boulevard", "Tce": "Terrace"}
 # the town and postcode after the street or box go with it: ", Leeds LS1 4AP", ", Sydney NSW 2001"

@@ -65,7 +65,7 @@ _BU_OK_NEXT = re.compile(
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
                  r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency|Ombudsman|Library|Cell|Panel|Tribunal|"
-                 r"Registry|College|School|Hospital|Clinic|Helpdesk|Mailroom|(?:Mail|Post)\s+Room|Line)")
+                 r"Registry|College|School|Hospital|Clinic|Helpdesk|Mailroom|(?:Mail|Post)\s+Room|Line|Reception)")
 # a capitalised word; a possessive ends the name ("the Graduate School's Appeals Board" names two bodies)
 _EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = first_char_regex(
