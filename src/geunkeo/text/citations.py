@@ -222,8 +222,8 @@ def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
 def extract_citations(text: str) -> list[Entity]:
     """Regulation citations as (regulation, article, paragraph, item) with how the regulation was named."""
     out: list[Entity] = []
-    loose = [m for m in _ART_KO_LOOSE_RX.finditer(text) if "조" in text
-             and (m.group("para") or m.group("circ") or _REG_BEFORE.search(text, max(0, m.start() - _REG_WINDOW), m.start()))
+    loose = [m for m in (_ART_KO_LOOSE_RX.finditer(text) if "조" in text else ())
+             if (m.group("para") or m.group("circ") or _REG_BEFORE.search(text, max(0, m.start() - _REG_WINDOW), m.start()))
              and not re.match(r"\s?(?:원|달러|억|만|천)", text[m.end("art") + 1 :])]
     for m in [*_ART_KO_RX.finditer(text), *loose]:
         s = m.start()
