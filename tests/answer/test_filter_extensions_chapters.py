@@ -322,3 +322,21 @@ def test_rewrites_that_keep_the_real_office_in_chat_and_small_model_answers():
     assert removed == ["+61 2 8555 0910"] and "contact Bluewater Emergency Assistance (24 hours)." in text
     # "International Student Services Office" is the context's "International Student Services (ISS) Office"
     assert removed_items("Visit the International Student Services Office, Level 2.", [GUIDE], "en")[1] == []
+
+
+# -- set 30 -----------------------------------------------------------------------------------------------------
+
+KO_OFFICE = Chunk("gh#1", "gh", "가온별대학교 학사공지", "문의: 학사지원팀 02-2287-3120, 본관 2층 204호", "문의")
+EN_FAQ = Chunk("gh#faq", "gh-faq", "Gaonbyeol University – FAQ for International Students",
+               "Section 1. Getting Started\n1.1 Which office helps? The Office of International Affairs (국제교류처).",
+               "Section 1", article="Section 1")
+
+
+def test_english_renderings_glossed_by_the_real_korean_in_brackets():
+    text, removed = removed_items("Contact the Academic Affairs Support Team (학사지원팀) at 02-2287-3120; the office is Room "
+                                  "204 on the 2nd floor of the Main Building (본관 2층 204호).", [KO_OFFICE], "en")
+    assert removed == [] and "Academic Affairs Support Team (학사지원팀)" in text
+    # an English name glossed by a Korean office the contexts do not name is still invented
+    assert removed_items("Contact the Student Welfare Team (학생복지팀).", [KO_OFFICE], "en")[1] == ["Student Welfare Team",
+                                                                                        "학생복지팀"]
+    assert removed_items("See Section 1.1 of the FAQ.", [EN_FAQ], "en")[1] == []

@@ -39,6 +39,7 @@ from geunkeo.text.entities import (
     Entity,
     dept_key,
     extract_all,
+    extract_contacts,
     extract_departments,
     reg_key,
     room_without_office,
@@ -200,6 +201,8 @@ class HallucinationFilter:
                     head, tail = e.text.split(", ", 1)
                     if ctx.holds_text(tail):
                         e = replace(e, text=head, end=e.start + len(head))
+                if hit is None and e.norm.startswith(ROOM) and e.text.isascii() and _glossed_place(sent, e, ctx):
+                    continue  # an English rendering of the real Korean room given in brackets after it
                 head = room_without_office(e.text) if hit is None and e.norm.startswith(ROOM) else None
                 if head:  # "대학본부 2층 재무회계팀에": the floor goes, the office stays
                     e = replace(e, text=head, end=e.start + len(head))
@@ -420,17 +423,32 @@ def _en_kind(name: str) -> str | None:
     return kinds[-1].lower() if kinds else None
 
 
+_GLOSS_AFTER = re.compile(r"\s*\(\s*([가-힣][가-힣 ]{1,20})\s*[,)]")
+_GLOSS_PLACE_AFTER = re.compile(r"[^()\n]{0,50}?\(\s*([가-힣][가-힣0-9 ]{1,24})\s*\)")
 _GLOSS_OPEN = re.compile(r"([가-힣][가-힣 ]{1,20})\s*\(\s*$")
 
 
 def _glossed(sent: str, e: Entity, ctx: ContextIndex) -> int | None:
     """n of the context naming the Korean office an English name glosses in brackets right after it ("the
-    학사지원팀 (Academic Support Team)"): a translation of a real office, not another office."""
+    학사지원팀 (Academic Support Team)"), or that glosses it in brackets right after it ("the Academic Affairs
+    Support Team (학사지원팀)"): a translation of a real office, not another office."""
     m = _GLOSS_OPEN.search(sent, max(0, e.start - 30), e.start)
-    if m is None or not sent[e.end :].lstrip().startswith(")"):
-        return None
-    offices = extract_departments(m.group(1))
-    return ctx.department(offices[-1]) if offices else None
+    if m is not None and sent[e.end :].lstrip().startswith(")"):
+        offices = extract_departments(m.group(1))
+        return ctx.department(offices[-1]) if offices else None
+    after = _GLOSS_AFTER.match(sent, e.end)
+    offices = extract_departments(after.group(1)) if after else []
+    return ctx.department(offices[0]) if offices else None
+
+
+def _glossed_place(sent: str, e: Entity, ctx: ContextIndex) -> bool:
+    """Whether an English room or floor is glossed by a real Korean one in the brackets that close its clause
+    ("Room 204 on the 2nd floor of the Main Building (본관 2층 204호)")."""
+    close = _GLOSS_PLACE_AFTER.match(sent, e.end)
+    if close is None:
+        return False
+    places = [c for c in extract_contacts(close.group(1)) if c.norm.startswith(ROOM)]
+    return bool(places) and ctx.contact(places[0]) is not None
 
 
 def _keep(report: FilterReport, item: dict[str, str]) -> None:

@@ -66,7 +66,7 @@ _BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?!(?:Article|Section|Clause|Part|Chapter|Schedule)\b)(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
 # after "the", point at the document under discussion ("Article 7(1) of the notice").
-EN_DOC_KINDS = (r"terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|handbook|guidelines?|guide|"
+EN_DOC_KINDS = (r"terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|handbook|guidelines?|guide|FAQ|faq|"
                 r"wording|code|charter|statute|contract")
 _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
 # "Section 6.5" is sub-section 5 of Section 6 (handbooks number their paragraphs 6.1, 6.2 …); sections get their
