@@ -1,4 +1,4 @@
-"""Filter classes found by unseen sets 18-29 (typical university, insurance and public-agency traffic): extensions
+"""Filter classes found by unseen sets 18-31 (typical university, insurance and public-agency traffic): extensions
 listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited paragraph's
 item, rooms by number, floors with their office and English floors, "ext." inside a sentence, clinics and hospitals,
 and rewrites that keep true text."""
@@ -340,3 +340,19 @@ def test_english_renderings_glossed_by_the_real_korean_in_brackets():
     assert removed_items("Contact the Student Welfare Team (학생복지팀).", [KO_OFFICE], "en")[1] == ["Student Welfare Team",
                                                                                         "학생복지팀"]
     assert removed_items("See Section 1.1 of the FAQ.", [EN_FAQ], "en")[1] == []
+
+
+# -- set 31 -----------------------------------------------------------------------------------------------------
+
+TABLE = Chunk("mr#b2", "mr", "미르손해보험 자동차보험 보통약관",
+              "[별표 2] 대물배상 지급기준\n1. 수리비용: 필요 타당한 비용\n2. 대차료: 통상의 요금 (25일 한도)\n"
+              "3. 휴차료: 30일 한도\n4. 시세하락손해:\n가. 1년 이하: 20%\n나. 2년 이하: 15%\n"
+              "문의: 보상서비스본부 대물보상부 02-6950-4400", "별표", article="별표 2")
+
+
+def test_a_mok_of_an_item_seen_whole_without_one_and_insurers_compensation_departments():
+    text, removed = removed_items("교통비는 별표 2 제2호 라목에, 시세하락은 별표 2 제4호 나목에 있습니다.", [TABLE], "ko")
+    assert removed == ["별표 2 제2호 라목"] and "별표 2 제4호 나목" in text
+    assert removed_items("문의는 대물보상부(02-6950-4400)로 하세요.", [TABLE], "ko")[1] == []
+    assert removed_items("서류는 대인보상부 팩스(02-6950-4410)로 보내세요.", [TABLE], "ko")[1] == ["대인보상부", "02-6950-4410"]
+    assert "(호)" not in removed_items("학기당 500,000원이 지급됩니다(별표 4호).", [TABLE], "ko")[0]

@@ -188,7 +188,8 @@ def paragraph_text(text: str, art: str, para: int) -> str | None:
 
 def has_mok(text: str, num: str, mok: str) -> bool:
     """Whether item `num` of an article's text lists 목 `mok` ("2. … 가. … 나. …"), or, with no `num`, whether the
-    text (a paragraph) does; an item without a listed 목 cannot be checked, so it passes."""
+    text (a paragraph) does; an item without a listed 목 cannot be checked, so it passes, unless it is seen whole and
+    the text lists 목 under its other items."""
     if not num:
         listed = set(_MOK.findall(text))
         return not listed or mok in listed
@@ -198,6 +199,10 @@ def has_mok(text: str, num: str, mok: str) -> bool:
     nxt = _NEXT_ITEM_OR_PARAGRAPH.search(text, start.end())
     segment = text[start.end() : nxt.start() if nxt else len(text)]
     listed = set(_MOK.findall(segment))
+    if not listed and nxt is not None and _MOK.search(text):
+        # the item is seen whole (another item follows) and the text lists 목 under other items, not under it:
+        # "별표 2 제2호 라목" where only 제4호 has 가. 나. 다.
+        return False
     return not listed or mok in listed
 
 

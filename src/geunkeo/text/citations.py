@@ -41,7 +41,8 @@ _REG_BEFORE = re.compile(r"(?<![가-힣])(?:" + _REG_KO + r")\s?$")
 _REG_WINDOW = 60
 _ADDENDA_BEFORE = re.compile(r"(?<![가-힣])부칙\s?$")
 # "별표 3", "별표 1 제3호": an annexed table, keyed like an English schedule ("Sch3")
-_ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?"
+# ("별표 4호" is the 4호 of an unnumbered 별표, not table 4: not read as a table)
+_ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?!\d|호)(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?"
                                    r"(?:\s?(?P<mok>[가나다라마바사아자차카타파하])\s?목)?")
 # units a context supports by naming them anywhere (article key "M<kind>:<code>"; ContextIndex.citation): a
 # regulation's 별지 forms, its chapters (제3장; a 약관's 제3관), its 부표, a tariff's bands, coded forms, European acts

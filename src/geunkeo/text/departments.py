@@ -48,12 +48,12 @@ _WEAK_STOP_END = (
     "협력병원", "지정병원", "인근병원", "큰병원", "개인병원", "재활병원", "일반병원", "공공병원",
 )
 # names that end in a stop word and are offices all the same: 고용노동부 ends in the direction 동부
-_WEAK_STOP_EXCEPT = ("노동부",)
+_WEAK_STOP_EXCEPT = ("노동부", "보상부")  # 대인보상부 ends in the direction 상부
 # generic words, not names: "학과 사무실", "행정실에 문의"
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
                 "교육원", "지원단", "사업단", "봉사단", "연구원", "파트", "창구", "데스크"}  # 연구원 alone is a researcher
 # an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"
-_NUMBER_NEXT = r"\s\(?\+?\d|\s(?:내선|교내|☎|전화|Tel)"  # "사감실 내선 1890"
+_NUMBER_NEXT = r"\s\(?\+?\d|\s(?:내선|교내|☎|전화|팩스|Tel|FAX)"  # "사감실 내선 1890", "대인보상부 팩스(02-…)"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|" + _NUMBER_NEXT)
