@@ -356,3 +356,11 @@ def test_a_mok_of_an_item_seen_whole_without_one_and_insurers_compensation_depar
     assert removed_items("문의는 대물보상부(02-6950-4400)로 하세요.", [TABLE], "ko")[1] == []
     assert removed_items("서류는 대인보상부 팩스(02-6950-4410)로 보내세요.", [TABLE], "ko")[1] == ["대인보상부", "02-6950-4410"]
     assert "(호)" not in removed_items("학기당 500,000원이 지급됩니다(별표 4호).", [TABLE], "ko")[0]
+
+
+def test_english_rooms_and_floors_by_the_korean_ones_of_the_same_number():
+    dorm = Chunk("gh#d", "gh", "가온별대학교 생활관 안내", "문의: 생활관 행정실(누리관 1층 101호) 02-2287-3700", "문의")
+    text, removed = removed_items("Contact the Dormitory Administration Office (생활관 행정실) in Room 101 on the 1st floor of "
+                                  "Nuri Hall, 02-2287-3700.", [dorm], "en")
+    assert removed == [] and "Room 101" in text
+    assert removed_items("The office is in Room 102 on the 3rd floor.", [dorm], "en")[1] == ["Room 102", "3rd floor"]

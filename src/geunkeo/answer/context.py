@@ -225,7 +225,11 @@ class ContextIndex:
 
     def holds_text(self, text: str) -> bool:
         """Whether a context holds `text`, ignoring spaces and case."""
-        return self._compact_n(re.sub(r"\s+", "", text).casefold()) is not None
+        return self.text_n(text) is not None
+
+    def text_n(self, text: str) -> int | None:
+        """n of the first context that holds `text`, ignoring spaces and case."""
+        return self._compact_n(re.sub(r"\s+", "", text).casefold())
 
     def _compact_parts_n(self, needle: str) -> int | None:
         """`_compact_n`, where "\x01" in the needle separates parts one context must hold, in order, anywhere."""

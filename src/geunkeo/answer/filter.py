@@ -423,6 +423,7 @@ def _en_kind(name: str) -> str | None:
     return kinds[-1].lower() if kinds else None
 
 
+_GENERIC_GLOSS = re.compile(r"(?:행정실|사무실|교무실|민원실|상담실)$")
 _GLOSS_AFTER = re.compile(r"\s*\(\s*([가-힣][가-힣 ]{1,20})\s*[,)]")
 _GLOSS_PLACE_AFTER = re.compile(r"[^()\n]{0,50}?\(\s*([가-힣][가-힣0-9 ]{1,24})\s*\)")
 _GLOSS_OPEN = re.compile(r"([가-힣][가-힣 ]{1,20})\s*\(\s*$")
@@ -438,7 +439,10 @@ def _glossed(sent: str, e: Entity, ctx: ContextIndex) -> int | None:
         return ctx.department(offices[-1]) if offices else None
     after = _GLOSS_AFTER.match(sent, e.end)
     offices = extract_departments(after.group(1)) if after else []
-    return ctx.department(offices[0]) if offices else None
+    if offices:
+        return ctx.department(offices[0])
+    # an office word no name needs ("(생활관 행정실)") is never extracted: the context writing it is enough
+    return ctx.text_n(after.group(1)) if after and _GENERIC_GLOSS.search(after.group(1)) else None
 
 
 def _glossed_place(sent: str, e: Entity, ctx: ContextIndex) -> bool:

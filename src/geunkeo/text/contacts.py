@@ -122,9 +122,16 @@ def _rooms(text: str) -> list[re.Match[str]]:
 
 
 def room_alternatives(text: str) -> list[str]:
-    """Keys a Korean floor with both its building and its office is also supported by: the building's floor
+    """Keys a room or floor is also supported by. An English room or floor, by the Korean one of the same number.
+    A Korean floor with both its building and its office: the building's floor
     ("중앙도서관2층") and the office's floor ("2층학술정보서비스팀"); a floor alone never. For a building's floor and
     room ("A동 1층 102호"), the one key "A동1층 …102호": both parts in one context ("A동 1층 행정실(102호)")."""
+    if text.isascii():  # "Room 105" / "1st floor" / "Level 2" in an English answer over Korean contexts: 105호, 1층, 2층
+        room = re.fullmatch(r"Room\s(\d{1,4})", text)
+        level = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)\s[Ff]loor|(?:Level|Floor)\s(\d{1,2})", text)
+        if room:
+            return [room.group(1) + "호"]
+        return [(level.group(1) or level.group(2)) + "층"] if level else []
     m = _ROOM_KO.fullmatch(text)
     if not m or not m.group("bldg"):
         return []
