@@ -1,4 +1,4 @@
-"""Filter classes found by unseen sets 18-31 (typical university, insurance and public-agency traffic): extensions
+"""Filter classes found by unseen sets 18-33 (typical university, insurance and public-agency traffic): extensions
 listed or ranged after one word, a line's second number, chapters and numbered parts, a 목 of the cited paragraph's
 item, rooms by number, floors with their office and English floors, "ext." inside a sentence, clinics and hospitals,
 and rewrites that keep true text."""
@@ -364,3 +364,22 @@ def test_english_rooms_and_floors_by_the_korean_ones_of_the_same_number():
                                   "Nuri Hall, 02-2287-3700.", [dorm], "en")
     assert removed == [] and "Room 101" in text
     assert removed_items("The office is in Room 102 on the 3rd floor.", [dorm], "en")[1] == ["Room 102", "3rd floor"]
+
+
+# -- sets 32 and 33 ---------------------------------------------------------------------------------------------
+
+OCR = Chunk("ms#3", "ms", "미래빛대학교 도서관 규정",
+            "제9조(학위논문의 제출) ① 학위논문을 제출하\n여야 한다.\n② 전자파일은 동의서(별지 제３호서식)와 함께 제출한다.\n"
+            "③ 정당한 사유가 있으면 공개를 유예할 수 있다.\n문의: 학 술 정 보 팀 ☎ 02 - 2260 - 4415, （０３１）７７０－３１５０\n"
+            "The Stu-\ndent Casework Unit handles appeals. PART II Cover.", "p. 4", article="제9조")
+
+
+def test_contexts_read_as_extraction_should_have_given_them():
+    text, removed = removed_items("문의는 학술정보팀(02-2260-4415, 031-770-3150)으로 하세요. The Student Casework Unit handles it.",
+                                  [OCR], "ko")
+    assert removed == []
+    # 같은 조 after a cited form is the article cited before the form: 제9조 has no ④
+    text, removed = removed_items("(도서관 규정 제9조 제1항) 동의서(별지 제3호서식)와 함께 냅니다(같은 조 제2항). 같은 조 제4항에 따라 "
+                                  "유예할 수 있습니다.", [OCR], "ko")
+    assert removed == ["같은 조 제4항"] and "같은 조 제2항" in text
+    assert removed_items("Part II covers it, Part III does not.", [OCR], "en")[1] == ["Part III"]

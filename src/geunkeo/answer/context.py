@@ -9,11 +9,12 @@ is divided into articles, paragraphs, items and points is answer/structure.py's 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from geunkeo.answer.structure import (
     CIRCLED,
     chunk_names,
+    extracted_text,
     lists_item,
     own_articles,
     paragraph_numbers,
@@ -79,7 +80,9 @@ class ContextIndex:
             self._add(n, chunk)
 
     def _add(self, n: int, chunk: Chunk) -> None:
-        text = chunk.text
+        text = extracted_text(chunk.text)
+        if text != chunk.text:
+            chunk = replace(chunk, text=text)
         full = f"{chunk.title}\n{chunk.location}\n{text}"
         self.texts.append(full.casefold())
         for e in extract_contacts(full):

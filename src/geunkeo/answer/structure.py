@@ -8,6 +8,7 @@ has (①, ``(2)``, ``4.2``), and whether an article, paragraph or item lists the
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import article_key, reg_key
@@ -294,3 +295,21 @@ def lists_item(text: str, art: str, item: str, para: int | None = None) -> bool:
         return True
     # the cited paragraph's own item: "제4조 제2항 제2호 라목" is ②'s item 2, not ①'s
     return has_mok(seg if seg is not None else text, num, mok)
+
+
+_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_SPACED_HYPHEN = re.compile(r"(?<=\d)[ \t]+([-–.])[ \t]+(?=\d)|(?<=\d)[ \t]+(?=-\d)|(?<=\d-)[ \t]+(?=\d)")
+_WRAPPED_WORD = re.compile(r"(?<=[A-Za-z])-\n(?=[a-z])")
+_SPACED_SYLLABLES = re.compile(r"(?<![가-힣])(?:[가-힣] ){3,}[가-힣](?![가-힣])")
+
+
+@lru_cache(maxsize=4096)  # a service retrieves the same chunks again and again
+def extracted_text(text: str) -> str:
+    """A chunk's text as PDF or OCR extraction should have given it, for checking an answer against it: full-width
+    characters as ASCII ("（０２）" → "(02)"), no spaces around a number's hyphens ("02 - 2260 - 4415"), words
+    wrapped with a hyphen joined ("Stu-\ndent"), syllables spaced out joined ("학 사 지 원 팀")."""
+    out = text.translate(_FULL_WIDTH)
+    out = _SPACED_HYPHEN.sub(lambda m: m.group(1) or "", out)
+    out = _WRAPPED_WORD.sub("", out)
+    return _SPACED_SYLLABLES.sub(lambda m: m.group(0).replace(" ", ""), out)
+

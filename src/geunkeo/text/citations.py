@@ -57,7 +57,8 @@ MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
     "band": (first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
     "form": (first_char_regex("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}-?\d{1,3}[A-Z]?)\b"), r"\b{code}\b"),
     # numbered parts of a regulation ("Part 4"; lettered ones are keyed "Prt" with their clauses)
-    "part": (first_char_regex("P", r"\bP(?:art|ART)\s(?P<code>\d{1,2})(?!\d|\.\d)"), r"\bP(?:art|ART)\s{code}(?!\d|\.\d)"),
+    "part": (first_char_regex("P", r"\bP(?:art|ART)\s(?P<code>\d{1,2}(?!\d|\.\d)|[IVX]{1,5}\b)"),
+             r"\bP(?:art|ART)\s{code}(?!\d|\.\d|[IVX])"),
     "act": (first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
             r"(?<![\d/]){code}(?![\d/])"),
 }
@@ -129,7 +130,7 @@ _BARE_MOK = first_char_regex("가나다라마바사아자차카타파하",
                    r"(?<![가-힣\d])(?P<mok>[가나다라마바사아자차카타파하])\s?목(?=(?:의|에서|에|은|는|이|도|과|와|을|를|까지|및)?(?![가-힣]))")
 
 
-_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt")  # keys of annexes and lists: "같은 조" never points at them
+_NOT_ARTICLES = ("Sch", "GC", "Exc", "Anx", "Apx", "End", "Prt", "M")  # annexes, lists, forms: "같은 조" never points at them
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
 
 
