@@ -96,13 +96,13 @@ def test_fragments_that_look_like_sentences_are_not_quoted():
                                       "휴학 기간은 2년 이내로 한다.", "관련 법령 개정."]
 
 
-def test_a_korean_compound_holds_the_questions_noun():
-    from geunkeo.answer.extractive import _compound_holds
+def test_a_koreancompound_holds_the_questions_noun():
+    from geunkeo.answer.extractive import compound_holds
 
-    assert _compound_holds("수강", frozenset({"재수강", "성적"}))
-    assert not _compound_holds("수강", frozenset({"수강", "성적"}))  # equal terms match directly, not here
-    assert not _compound_holds("하다", frozenset({"신청하다"}))  # verbs are not compounds
-    assert _compound_holds("과목", frozenset({"교과목", "성적", "a0"}))  # "재수강한 과목은 …" ← "재수강한 교과목의 성적은 A0 …"
+    assert compound_holds("수강", frozenset({"재수강", "성적"}))
+    assert not compound_holds("수강", frozenset({"수강", "성적"}))  # equal terms match directly, not here
+    assert not compound_holds("하다", frozenset({"신청하다"}))  # verbs are not compounds
+    assert compound_holds("과목", frozenset({"교과목", "성적", "a0"}))  # "재수강한 과목은 …" ← "재수강한 교과목의 성적은 A0 …"
 
 
 def test_an_upper_bound_word_says_what_is_asked_not_what_it_is_about():

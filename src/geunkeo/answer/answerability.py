@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from geunkeo.answer.base import source_lang
-from geunkeo.answer.extractive import chunk_units, title_terms
+from geunkeo.answer.extractive import chunk_units, compound_holds, title_terms
 from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     QUESTION_TERMS,
@@ -182,7 +182,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
         # "운전면허 적성검사 갱신 기간": a noun of the phrase the asked noun ends that no top chunk holds (운전면허)
         # says the documents are about another 갱신
         gone = [t for t in get_analyzer().terms(whole[: len(whole) - len(focus or "")]) if t in missing
-                and t not in _MODIFIERS and not any(len(f) > len(t) and f.endswith(t) for f in found)]  # 교과목 ⊃ 과목
+                and t not in _MODIFIERS and not compound_holds(t, found)]  # 교과목 holds 과목
         if gone:
             unmatched.append(f"{whole} ({', '.join(gone)})")
     # a figure is asked for only by a quantity question word: "어떤 가격에 … 조정되는 거래가격인가요?" names a price

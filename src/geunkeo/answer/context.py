@@ -144,8 +144,7 @@ class ContextIndex:
             if n is None:
                 # "중앙도서관 2층 학술정보서비스팀": the contexts give the building's floor or the office's floor;
                 # "Grant Hall 108호" in a Korean answer is the English context's "Room 108"
-                alts = room_alternatives(e.text) + [f"room{m.group(1)}" for m in [re.search(r"(\d{2,4})호", e.text)] if m]
-                n = next((k for alt in alts if (k := self._compact_parts_n(alt))), None)
+                n = next((k for parts in room_alternatives(e.text) if (k := self._compact_parts_n(parts))), None)
             return (e.text, n) if n else None
         if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
             digits = re.sub(r"\D", "", e.norm)
@@ -198,14 +197,7 @@ class ContextIndex:
             return []
         out = []
         for d in self.docs:
-            title = reg_key(d.chunk.title or "")
-            at = 0
-            for w in words:
-                at = title.find(w, at)
-                if at < 0:
-                    break
-                at += len(w)
-            else:
+            if _in_order(reg_key(d.chunk.title or ""), words):
                 out.extend(sorted(d.names))
         return out
 
@@ -234,31 +226,24 @@ class ContextIndex:
         """n of the first context that holds `text`, ignoring spaces and case."""
         return self._compact_n(re.sub(r"\s+", "", text).casefold())
 
-    def _compact_parts_n(self, needle: str) -> int | None:
-        """`_compact_n`, where "\x01" in the needle separates parts one context must hold, in order, anywhere."""
-        if "\x01" not in needle:
-            return self._compact_n(needle)
-        parts = needle.split("\x01")
+    def _compact_texts(self) -> str:
+        """The contexts' texts without spaces, NUL-separated, built once."""
         if self._compact is None:
-            self._compact_n("")
-        assert self._compact is not None
-        for n, text in enumerate(self._compact.split("\x00"), start=1):
-            at = 0
-            for part in parts:
-                at = text.find(part, at)
-                if at < 0:
-                    break
-                at += len(part)
-            else:
-                return n
-        return None
+            self._compact = "\x00".join(re.sub(r"\s+", "", t) for t in self.texts)
+        return self._compact
+
+    def _compact_parts_n(self, parts: tuple[str, ...]) -> int | None:
+        """n of the first context whose compact text holds all `parts`, in order."""
+        if len(parts) == 1:
+            return self._compact_n(parts[0])
+        return next((n for n, text in enumerate(self._compact_texts().split("\x00"), start=1)
+                     if _in_order(text, parts)), None)
 
     def _compact_n(self, needle: str) -> int | None:
         """n of the first context whose text, without spaces, holds `needle` (casefolded, without spaces)."""
-        if self._compact is None:
-            self._compact = "\x00".join(re.sub(r"\s+", "", t) for t in self.texts)
-        at = self._compact.find(needle)
-        return self._compact.count("\x00", 0, at) + 1 if at >= 0 else None
+        compact = self._compact_texts()
+        at = compact.find(needle)
+        return compact.count("\x00", 0, at) + 1 if at >= 0 else None
 
     def department(self, e: Entity) -> int | None:
         """n of the context that names this department (whole-word, spacing-insensitive)."""
@@ -267,7 +252,7 @@ class ContextIndex:
         if self._compact_n(e.norm) is None:  # absent from every text without spaces: no regex needed
             # "International Student Services Office" is the context's "International Student Services (ISS) Office"
             if self._acronymless is None:
-                self._acronymless = "\x00".join(re.sub(r"\s+|\([a-z]{2,6}\)", "", t) for t in self.texts)
+                self._acronymless = re.sub(r"\([a-z]{2,6}\)", "", self._compact_texts())
             at = self._acronymless.find(e.norm) if e.text.isascii() and len(e.norm) > 8 else -1
             return self._acronymless.count("\x00", 0, at) + 1 if at >= 0 else None
         chars = [re.escape(c) for c in e.norm]  # dept_key: spacing, "the" and (주) do not matter
@@ -308,7 +293,7 @@ class ContextIndex:
         if art.startswith("M"):  # named anywhere in a context: a form, chapter, 부표, band or outside act
             if art not in self._mentioned:  # an answer may name one unit many times: each is searched once
                 kind, _, code = art[1:].partition(":")
-                rx = re.compile(MENTIONED[kind][1].format(code=re.escape(code)))
+                rx = re.compile(MENTIONED[kind].context.format(code=re.escape(code)))
                 # a chunk's location names its chapter ("제3장 성적 > 제12조") where its text may not
                 self._mentioned[art] = next(((d, d.chunk.text[:200]) for d in self.docs
                                              if rx.search(d.chunk.text) or rx.search(d.chunk.location or "")), None)
@@ -360,6 +345,17 @@ class ContextIndex:
         seen = d.paragraphs.get(art, set())
         # paragraphs are numbered from 1: a chunk that holds ④ onwards of a split article still proves ① to ③
         return (para in seen or para < max(seen)) if seen else para == 1
+
+
+def _in_order(text: str, parts: list[str] | tuple[str, ...]) -> bool:
+    """Whether `text` holds every one of `parts`, each after the one before it."""
+    at = 0
+    for part in parts:
+        at = text.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    return True
 
 
 def _initials(title: str) -> set[str]:

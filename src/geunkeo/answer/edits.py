@@ -22,7 +22,14 @@ from geunkeo.answer.rewrite import (
     residual_is_empty,
     tidy,
 )
-from geunkeo.text.entities import ROOM, Entity, extract_citations, extract_contacts, extract_departments
+from geunkeo.text.entities import (
+    GENERIC_OFFICES,
+    ROOM,
+    Entity,
+    extract_citations,
+    extract_contacts,
+    extract_departments,
+)
 
 _SEP_LEFT = re.compile(r"(?:\s*(?:[,/·;]|또는|및|or|and)\s*)?(?:" + LABEL_WORDS + r"\s*[:：]?\s*)?$", re.I)
 _SEP_RIGHT = re.compile(r"^\s*(?:[,/·;]|또는|및|or|and)\s*", re.I)
@@ -255,7 +262,7 @@ _KO_APPOSED = re.compile(r"(?<=[가-힣])(인\s)$")
 # "…이고 우편번호는 <contact>입니다" / "…이고, 경기남부보상지점은 <contact>입니다": the last "topic는 contact" of a list
 _KO_LAST_PAIR = re.compile(r"(?<=[가-힣\d)])(?:이고|이며|고|며),?\s+[^,.()]{1,20}?(?:은|는)\s*$")
 _KO_COPULA = re.compile(r"\s?(?:입니다|이에요|예요)")
-_GENERIC_OFFICE_BEFORE = re.compile(r"(?<![가-힣])(?:[가-힣]{1,10}\s)?(행정실|사무실|교무실|학과사무실|당직실|민원실)\s*$")
+_GENERIC_OFFICE_BEFORE = re.compile(r"(?<![가-힣])(?:[가-힣]{1,10}\s)?(" + "|".join(GENERIC_OFFICES) + r")\s*$")
 
 
 def _real_office_before(s: str, contact: Entity, near: _Neighbours) -> int | None:
@@ -312,6 +319,21 @@ def _real_room_after(s: str, street: Entity, bad: list[Entity]) -> bool:
     start = street.end + gap.end()
     rooms = [c for c in extract_contacts(s[start : start + 40]) if c.norm.startswith(ROOM)]
     return bool(rooms) and rooms[0].start == 0 and not any(x.start <= start < x.end for x in bad)
+
+
+# what stands in for an invented form or attachment, by its kind: "관련 서식", "the relevant form"
+_STAND_INS = {("ko", "M별지"): "관련 서식", ("ko", "M붙임"): "관련 첨부 자료", ("en", "Mform"): "the relevant form"}
+
+
+def _stand_in(e: Entity, lang: str) -> str:
+    """The phrase an invented department or citation is replaced with, in the answer's language."""
+    kind = e.article.partition(":")[0] if e.kind == "citation" else ""
+    return _STAND_INS.get((lang, kind), PHRASES[lang][e.kind])
+
+
+def _past_separators(s: str, end: int) -> int:
+    """`end` moved past the spaces and commas after it."""
+    return end + len(s[end:]) - len(s[end:].lstrip(" ,"))
 
 
 def _real_office_after(s: str, contact: Entity, bad: list[Entity]) -> bool:
@@ -488,7 +510,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             copula = _KO_COPULA.match(s, e.end) if last_pair else None
             if copula and not near.starting_in(last_pair.start(), e.start, e):
                 # "…11층이고 우편번호는 <invented>입니다" → "…11층입니다": the last pair of a list goes with its link
-                cut(e, last_pair.start(), e.end + copula.end() - e.end, "입니다")
+                cut(e, last_pair.start(), copula.end(), "입니다")
                 continue
             prep = _ending_at(_ROOM_PREP, s, e.start) if lang == "en" and e.norm.startswith(ROOM) else None
             if prep and not _COPULA.search(s[: prep.start()].rstrip()):
@@ -507,11 +529,11 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 continue
             if e.kind == "address" and not e.norm.startswith(ROOM) and _real_room_after(s, e, bad):
                 # "서울보상지점은 <invented street>, 한결빌딩 9층(우 03185)에 있으며": the real building carries it
-                cut(e, e.start, e.end + len(s[e.end:]) - len(s[e.end:].lstrip(" ,")))
+                cut(e, e.start, _past_separators(s, e.end))
                 continue
             if e.kind == "address" and _real_office_after(s, e, bad):
                 # "서울특별시 … 69 해온손해보험 장기보상센터로 보내시면 됩니다": the real office carries the sentence
-                cut(e, e.start, e.end + len(s[e.end:]) - len(s[e.end:].lstrip(" ,")))
+                cut(e, e.start, _past_separators(s, e.end))
                 continue
             if not in_list and (attached or verb or _ending_at(_NEEDS_OBJECT, s, a)):
                 salvaged = salvage_head(s, e.start, lang)
@@ -541,15 +563,11 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 return "", True, True, {id(x): phrases["contact"] for x in bad}
             cut(e, a, b)
         else:
-            word = ("관련 서식" if e.kind == "citation" and e.article.startswith("M별지")
-                    else "관련 첨부 자료" if e.kind == "citation" and e.article.startswith("M붙임") else phrases[e.kind])
+            word = _stand_in(e, lang)
             start = e.start
             if lang == "en" or e.text[:1].isascii():
                 m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
                 start = m.start() if m else e.start
-                word = PHRASES["en"][e.kind] if lang == "en" else word
-                if e.kind == "citation" and e.article.startswith("Mform") and lang == "en":
-                    word = "the relevant form"  # "complete Form RD-12, signed by …"
                 owner = _ending_at(_POSSESSIVE, s, e.start) if e.kind == "department" else None
                 if owner:  # "HR's Employee Relations Unit" → "HR": the owner named before it is real
                     start, word = owner.start(), ""

@@ -205,7 +205,7 @@ def _jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / len(a | b) if a or b else 1.0
 
 
-def _compound_holds(term: str, terms: frozenset[str] | set[str]) -> bool:
+def compound_holds(term: str, terms: frozenset[str] | set[str]) -> bool:
     """Whether a Korean compound of the sentence ends in the question's noun: 일반휴학 and 질병휴학 are 휴학."""
     return len(term) >= 2 and bool(HANGUL.match(term)) and not term.endswith("다") and any(
         len(u) > len(term) and u.endswith(term) for u in terms)
@@ -327,7 +327,7 @@ class ExtractiveAnswerer(Answerer):
                 if unit.text in seen or unit.text.endswith("?"):  # a question in the source answers nothing
                     continue
                 seen.add(unit.text)
-                overlap = sum(w for t, w in own.items() if t in tset or _compound_holds(t, tset)) / own_total
+                overlap = sum(w for t, w in own.items() if t in tset or compound_holds(t, tset)) / own_total
                 has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
                 label = field_label(unit.text) if slots else None
                 if label and _label_answers(label, slots[:2], weights):

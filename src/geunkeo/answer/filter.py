@@ -35,6 +35,7 @@ from geunkeo.answer.rewrite import (
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
 from geunkeo.text.entities import (
+    GENERIC_OFFICES,
     ROOM,
     Entity,
     dept_key,
@@ -423,7 +424,7 @@ def _en_kind(name: str) -> str | None:
     return kinds[-1].lower() if kinds else None
 
 
-_GENERIC_GLOSS = re.compile(r"(?:행정실|사무실|교무실|민원실|상담실)$")
+_GENERIC_GLOSS = re.compile("(?:" + "|".join(GENERIC_OFFICES) + ")$")
 _GLOSS_AFTER = re.compile(r"\s*\(\s*([가-힣][가-힣 ]{1,20})\s*[,)]")
 _GLOSS_PLACE_AFTER = re.compile(r"[^()\n]{0,50}?\(\s*([가-힣][가-힣0-9 ]{1,24})\s*\)")
 _GLOSS_OPEN = re.compile(r"([가-힣][가-힣 ]{1,20})\s*\(\s*$")

@@ -12,13 +12,15 @@ import json
 import re
 from importlib import resources
 
+# the units a count question asks in ("몇 학기", "몇 번")
+_COUNT_UNITS = ("개", "명", "번", "회", "학기", "학점", "년", "건", "곳", "가지", "차례", "시간", "주")
 # question cue -> slot; the English cues are matched on the lowercased question
 _QUESTION = {
     "amount": re.compile(r"얼마|금액|비용|가격|요금|수수료|보험료|납부액|지원금|장학금액|한도|자본금|액수|"
                          r"how much|cost|fee|price|amount|premium|limit", re.I),
     "date": re.compile(r"언제|기간|기한|날짜|일정|시기|마감|며칠까지|몇\s?일까지|몇\s?월|시행일|"
                        r"when|deadline|period|date|how long", re.I),
-    "count": re.compile(r"몇\s?(?:개|명|번|회|학기|학점|년|건|곳|가지|차례|시간|주)|횟수|인원|how many", re.I),
+    "count": re.compile(r"몇\s?(?:" + "|".join(_COUNT_UNITS) + r")|횟수|인원|how many", re.I),
     "rate": re.compile(r"비율|몇\s?(?:%|퍼센트|프로)|율은|률은|증가율|감소율|percent|rate|ratio", re.I),
     "office": re.compile(r"누가|누구|어디(?:에서|에|로)?|어느\s?(?:기관|부서|곳)|담당|기관은|부서는|"
                          r"who|which office|where", re.I),
@@ -77,7 +79,6 @@ def sentence_slots(sentence: str) -> set[str]:
     return {slot for slot, pattern in _SENTENCE.items() if pattern.search(sentence)}
 
 
-_COUNT_UNITS = ("개", "명", "번", "회", "학기", "학점", "년", "건", "곳", "가지", "차례", "시간", "주")
 _COUNT_UNIT = re.compile(r"몇\s?(" + "|".join(_COUNT_UNITS) + ")")
 _SAME_UNIT = {"번": "(?:번|회|차례)", "회": "(?:번|회|차례)", "차례": "(?:번|회|차례)"}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable
+from typing import NamedTuple
 
 from geunkeo.text.entity_base import Entity, first_char_regex
 
@@ -47,23 +48,31 @@ _ANNEX_KO = first_char_regex("별", r"별표\s?(?P<n>\d+)(?!\d|호)(?:\s?(?:제\
 # units a context supports by naming them anywhere (article key "M<kind>:<code>"; ContextIndex.citation): a
 # regulation's 별지 forms, its chapters (제3장; a 약관's 제3관), its 부표, a tariff's bands, coded forms, European acts
 _KO_UNIT_END = r"(?=\s|[(),.·」]|$|(?:에서|에|의|은|는|을|를|과|와|부터|까지)(?![가-힣]))"
-MENTIONED: dict[str, tuple[re.Pattern[str], str]] = {
-    # kind: (how an answer and a context write it, how a context's text shows the code exists)
-    "별지": (first_char_regex("별", r"별지\s?(?:제\s?)?(?P<code>\d+)\s?호(?:\s?서식)?"), r"별지\s?(?:제\s?)?{code}\s?호"),
-    "관": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?관" + _KO_UNIT_END), r"제\s?{code}\s?관"),
-    "붙임": (first_char_regex("붙", r"붙임\s?(?P<code>\d{1,2})(?!\d)"), r"붙임\s?{code}(?!\d)"),
-    "장": (first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?장" + _KO_UNIT_END), r"제\s?{code}\s?장"),
-    "부표": (first_char_regex("부", r"부표\s?(?P<code>\d{1,2})(?!\d)"), r"부표\s?{code}(?!\d)"),
-    "band": (first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b"),
-    "form": (first_char_regex("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}-?\d{1,3}[A-Z]?)\b"), r"\b{code}\b"),
-    # numbered parts of a regulation ("Part 4"; lettered ones are keyed "Prt" with their clauses)
-    "part": (first_char_regex("P", r"\bP(?:art|ART)\s(?P<code>\d{1,2}(?!\d|\.\d)|[IVX]{1,5}\b)"),
-             r"\bP(?:art|ART)\s{code}(?!\d|\.\d|[IVX])"),
-    "act": (first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
-            r"(?<![\d/]){code}(?![\d/])"),
+class Mention(NamedTuple):
+    """How an answer writes a unit (`answer`, with a `code` group), how a context's text shows that code exists
+    (`context`, a pattern with "{code}"), and a word every text naming one holds (`word`: most answers hold none, so
+    the scan is skipped)."""
+
+    answer: re.Pattern[str]
+    context: str
+    word: str
+
+
+MENTIONED: dict[str, Mention] = {
+    "별지": Mention(first_char_regex("별", r"별지\s?(?:제\s?)?(?P<code>\d+)\s?호(?:\s?서식)?"), r"별지\s?(?:제\s?)?{code}\s?호",
+                  "별지"),
+    "관": Mention(first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?관" + _KO_UNIT_END), r"제\s?{code}\s?관", "관"),
+    "붙임": Mention(first_char_regex("붙", r"붙임\s?(?P<code>\d{1,2})(?!\d)"), r"붙임\s?{code}(?!\d)", "붙임"),
+    "장": Mention(first_char_regex("제", r"제\s?(?P<code>\d{1,2})\s?장" + _KO_UNIT_END), r"제\s?{code}\s?장", "장"),
+    "부표": Mention(first_char_regex("부", r"부표\s?(?P<code>\d{1,2})(?!\d)"), r"부표\s?{code}(?!\d)", "부표"),
+    "band": Mention(first_char_regex("B", r"\bBand\s(?P<code>[A-Z]?\d{1,2})\b"), r"\b{code}\b", "Band"),
+    "form": Mention(first_char_regex("Ff", r"\b[Ff]orm\s(?P<code>[A-Z]{1,4}-?\d{1,3}[A-Z]?)\b"), r"\b{code}\b", "orm"),
+    # numbered parts of a regulation ("Part 4", "Part II"; lettered ones are keyed "Prt" with their clauses)
+    "part": Mention(first_char_regex("P", r"\bP(?:art|ART)\s(?P<code>\d{1,2}(?!\d|\.\d)|[IVX]{1,5}\b)"),
+                    r"\bP(?:art|ART)\s{code}(?!\d|\.\d|[IVX])", "P"),
+    "act": Mention(first_char_regex("RD", r"\b(?:Regulation|Directive)\s\((?:EC|EU|EEC)\)\s(?:No\.?\s)?(?P<code>\d{1,4}/\d{2,4})"),
+                   r"(?<![\d/]){code}(?![\d/])", "/"),
 }
-_MENTIONED_WORD = {"별지": "별지", "관": "관", "붙임": "붙임", "장": "장", "부표": "부표", "band": "Band", "form": "orm", "part": "P",
-                   "act": "/"}
 _BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?!(?:Article|Section|Clause|Part|Chapter|Schedule)\b)(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
 # Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
@@ -238,10 +247,10 @@ def extract_citations(text: str) -> list[Entity]:
         # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
-    for kind, (rx, _) in MENTIONED.items():
-        if _MENTIONED_WORD[kind] not in text:  # most answers name none of these units: skip the scan
+    for kind, mention in MENTIONED.items():
+        if mention.word not in text:
             continue
-        for m in rx.finditer(text):
+        for m in mention.answer.finditer(text):
             out.append(_citation(text, m.start(), m.end(), None, "bare", f"M{kind}:{m.group('code')}", None, None))
     for m in _ANNEX_KO.finditer(text):
         reg, ref, s = _ko_regulation_before(text, m.start())

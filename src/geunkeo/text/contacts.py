@@ -121,26 +121,28 @@ def _rooms(text: str) -> list[re.Match[str]]:
                        and bool(m.group("bldg") or m.group("room") or m.group("office")))
 
 
-def room_alternatives(text: str) -> list[str]:
-    """Keys a room or floor is also supported by. An English room or floor, by the Korean one of the same number.
-    A Korean floor with both its building and its office: the building's floor
-    ("중앙도서관2층") and the office's floor ("2층학술정보서비스팀"); a floor alone never. For a building's floor and
-    room ("A동 1층 102호"), the one key "A동1층 …102호": both parts in one context ("A동 1층 행정실(102호)")."""
-    if text.isascii():  # "Room 105" / "1st floor" / "Level 2" in an English answer over Korean contexts: 105호, 1층, 2층
+def room_alternatives(text: str) -> list[tuple[str, ...]]:
+    """Other keys a room or floor is supported by, each as the parts one context must hold in order (compact,
+    casefolded). A room or floor across languages, by its number: "Room 105" is 105호, "1st floor" / "Level 1" is
+    1층, "Grant Hall 108호" is Room 108. A Korean floor with both its building and its office: the building's floor
+    ("중앙도서관2층") or the office's floor ("2층학술정보서비스팀"); with its building and room ("A동 1층 102호"): both
+    held in one context ("A동 1층 행정실(102호)"). A floor alone never."""
+    if text.isascii():
         room = re.fullmatch(r"Room\s(\d{1,4})", text)
         level = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)\s[Ff]loor|(?:Level|Floor)\s(\d{1,2})", text)
         if room:
-            return [room.group(1) + "호"]
-        return [(level.group(1) or level.group(2)) + "층"] if level else []
+            return [(room.group(1) + "호",)]
+        return [((level.group(1) or level.group(2)) + "층",)] if level else []
+    out: list[tuple[str, ...]] = []
     m = _ROOM_KO.fullmatch(text)
-    if not m or not m.group("bldg"):
-        return []
-    floor = m.group("floor") + "층"
-    if m.group("office"):
-        return [m.group("bldg") + floor, floor + m.group("office")]
-    if m.group("room"):
-        return [f"{m.group('bldg')}{floor}\x01{m.group('room')}호".casefold()]
-    return []
+    if m and m.group("bldg"):
+        floor = m.group("floor") + "층"
+        if m.group("office"):
+            out += [(m.group("bldg") + floor,), (floor + m.group("office"),)]
+        elif m.group("room"):
+            out.append(((m.group("bldg") + floor).casefold(), f"{m.group('room')}호"))
+    number = re.search(r"(\d{2,4})호", text)
+    return out + [(f"room{number.group(1)}",)] if number else out
 
 
 def room_without_office(text: str) -> str | None:

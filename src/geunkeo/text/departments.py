@@ -50,6 +50,9 @@ _WEAK_STOP_END = (
 # names that end in a stop word and are offices all the same: 고용노동부 ends in the direction 동부
 _WEAK_STOP_EXCEPT = ("노동부", "보상부")  # 대인보상부 ends in the direction 상부
 # generic words, not names: "학과 사무실", "행정실에 문의"
+# offices every institution has, named by their kind ("생활관 행정실", "학과 사무실"): never a name, so never extracted
+# or checked; a rewrite may keep one, and an English office glossed by one is that office
+GENERIC_OFFICES = ("학과사무실", "행정실", "사무실", "교무실", "당직실", "민원실", "상담실")
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
                 "교육원", "지원단", "사업단", "봉사단", "연구원", "파트", "창구", "데스크"}  # 연구원 alone is a researcher
 # an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"

@@ -30,7 +30,7 @@ from geunkeo.text.contacts import (  # noqa: F401
     room_without_office,
     url_key,
 )
-from geunkeo.text.departments import dept_key, extract_departments  # noqa: F401
+from geunkeo.text.departments import GENERIC_OFFICES, dept_key, extract_departments  # noqa: F401
 from geunkeo.text.entity_base import CONTACT_KINDS, Entity, Spans  # noqa: F401
 from geunkeo.text.numbers import find_quantities
 
