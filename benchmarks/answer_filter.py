@@ -195,7 +195,8 @@ DEGENERATE = {"office": "학생지원팀 ", "phone": "문의: 02-123-4567, ", "c
               "office + phone (en)": "Contact the Student Wellness Office at 02-555-0199, or ",
               "body by its number": "escalate to AFCA on 1800 931 687, ", "bare section": "under C5 and (6.1), ",
               "같은 조": "제3조 같은 조 제3항, ", "address + short number": "서울특별시 성북구 안암로 150 1층(국번없이 1372), ",
-              "floor office + extensions": "같은 건물 1층 민원실 내선 3473 또는 3474, 제5장 Part 4 "}
+              "floor office + extensions": "같은 건물 1층 민원실 내선 3473 또는 3474, 제5장 Part 4 ",
+              "number + extension": "call 02-880-1234 ext. 21. "}
 
 
 def scaling(sizes: tuple[int, int] = (1000, 4000)) -> dict:

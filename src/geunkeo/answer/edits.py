@@ -125,14 +125,24 @@ class _Neighbours:
                 out.append(x)
         return out
 
-    def office_covering(self, pos: int) -> bool:
-        """Whether an item other than a contact has start < pos <= end (one starts within a window before pos)."""
+    def covering(self, pos: int, contacts: bool | None = None) -> bool:
+        """Whether an item has start < pos <= end (one starts within a window before pos); `contacts` True / False
+        asks only about contacts / only about the other items."""
         i = bisect_left(self.starts, pos) - 1
         while i >= 0 and self.by_start[i].start >= pos - _WINDOW:
             x = self.by_start[i]
-            if not x.is_contact and x.end >= pos:
+            if x.end >= pos and (contacts is None or x.is_contact == contacts):
                 return True
             i -= 1
+        return False
+
+    def contact_starting_at(self, pos: int) -> bool:
+        """Whether a contact starts exactly at `pos`."""
+        i = bisect_left(self.starts, pos)
+        while i < len(self.starts) and self.starts[i] == pos:
+            if self.by_start[i].is_contact:
+                return True
+            i += 1
         return False
 
     def contact_ending_in(self, lo: int, hi: int) -> bool:
@@ -287,10 +297,10 @@ def _real_office_before(s: str, contact: Entity, near: _Neighbours) -> int | Non
         gap = re.sub(r"\s*(?:또는|및|\bor\b|[,/·;])\s*$", " ", gap, flags=re.I)
     if not _DEPT_TO_CONTACT.fullmatch(gap):
         return None
-    return None if near.office_covering(end) else end
+    return None if near.covering(end, contacts=False) else end
 
 
-def _real_number_before(s: str, ext: Entity, bad: list[Entity]) -> int | None:
+def _real_number_before(s: str, ext: Entity, near: _Neighbours) -> int | None:
     """Where a phone number that is not invented ends right before the extension `ext` ("0330 024 7300 ext. 214",
     "02-123-4567(내선 213)" is a bracket of its own), else None."""
     lo = max(0, ext.start - 40)
@@ -298,27 +308,26 @@ def _real_number_before(s: str, ext: Entity, bad: list[Entity]) -> int | None:
     if not before or not re.fullmatch(r"[\s,]{1,2}", s[lo + before[-1].end : ext.start]):
         return None
     end = lo + before[-1].end
-    return None if any(x.start < end <= x.end for x in bad) else end
+    return None if near.covering(end) else end
 
 
-def _real_address_before(s: str, room: Entity, bad: list[Entity]) -> bool:
+def _real_address_before(s: str, room: Entity, near: _Neighbours) -> bool:
     """Whether a street address that is not invented ends right before `room` (one space or a comma between)."""
     lo = max(0, room.start - _WINDOW)
     before = [c for c in extract_contacts(s[lo : room.start]) if c.kind == "address"]
     if not before or not re.fullmatch(r"[\s,]{0,2}", s[lo + before[-1].end : room.start]):
         return False
-    start = lo + before[-1].start
-    return not any(x.is_contact and x.start == start for x in bad)
+    return not near.contact_starting_at(lo + before[-1].start)
 
 
-def _real_room_after(s: str, street: Entity, bad: list[Entity]) -> bool:
+def _real_room_after(s: str, street: Entity, near: _Neighbours) -> bool:
     """Whether a building and floor that is not invented follows the street right after its comma."""
     gap = re.match(r"\s*,\s*", s[street.end :])
     if gap is None:
         return False
     start = street.end + gap.end()
     rooms = [c for c in extract_contacts(s[start : start + 40]) if c.norm.startswith(ROOM)]
-    return bool(rooms) and rooms[0].start == 0 and not any(x.start <= start < x.end for x in bad)
+    return bool(rooms) and rooms[0].start == 0 and not near.covering(start + 1)
 
 
 # what stands in for an invented form or attachment, by its kind: "관련 서식", "the relevant form"
@@ -336,18 +345,17 @@ def _past_separators(s: str, end: int) -> int:
     return end + len(s[end:]) - len(s[end:].lstrip(" ,"))
 
 
-def _real_office_after(s: str, contact: Entity, bad: list[Entity]) -> bool:
+def _real_office_after(s: str, contact: Entity, near: _Neighbours) -> bool:
     """Whether a real office is named right after `contact` (a company's name may stand between them)."""
     offices = extract_departments(s[contact.end : contact.end + _WINDOW])
     if not offices or offices[0].start > 20:
         return False
-    start = contact.end + offices[0].start
-    return not any(not x.is_contact and x.start <= start < x.end for x in bad)
+    return not near.covering(contact.end + offices[0].start + 1, contacts=False)
 
 
-def _real_office_later(s: str, start: int, bad: list[Entity]) -> bool:
+def _real_office_later(s: str, start: int, near: _Neighbours) -> bool:
     """Whether the rest of the sentence from `start` names a real office (one the filter keeps)."""
-    return any(not any(x.start <= start + o.start < x.end for x in bad) for o in extract_departments(s[start:]))
+    return any(not near.covering(start + o.start + 1) for o in extract_departments(s[start:]))
 
 
 def _paren_group(s: str, start: int, end: int) -> tuple[int, int] | None:
@@ -438,7 +446,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 # "분할납부 문의는 <invented>, 수강신청 문의는 041.660.2231로 하세요": the invented pair goes whole
                 cut(e, pair.start("topic"), nxt_pair.end())
                 continue
-            number = _real_number_before(s, e, bad) if e.norm.startswith("ext") else None
+            number = _real_number_before(s, e, near) if e.norm.startswith("ext") else None
             if number is not None:  # "call 0330 024 7300 ext. 214": the real number stays, its extension goes
                 cut(e, number, e.end)
                 continue
@@ -520,18 +528,18 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                     cut(e, prep.start(), end)
                     continue
             means = _KO_MEANS_PARTICLE.match(s, e.end) if lang == "ko" and e.kind in ("email", "fax", "url") else None
-            if means and _KO_MEANS_OPENING.match(s[: e.start]) and _real_office_later(s, means.end(), bad):
+            if means and _KO_MEANS_OPENING.match(s[: e.start]) and _real_office_later(s, means.end(), near):
                 cut(e, 0, means.end())
                 continue
-            if e.norm.startswith(ROOM) and _real_address_before(s, e, bad):
+            if e.norm.startswith(ROOM) and _real_address_before(s, e, near):
                 # "주소는 서울특별시 중구 세종대로 136 한결빌딩 9층입니다": the real street stays, the invented floor goes
                 cut(e, e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end)
                 continue
-            if e.kind == "address" and not e.norm.startswith(ROOM) and _real_room_after(s, e, bad):
+            if e.kind == "address" and not e.norm.startswith(ROOM) and _real_room_after(s, e, near):
                 # "서울보상지점은 <invented street>, 한결빌딩 9층(우 03185)에 있으며": the real building carries it
                 cut(e, e.start, _past_separators(s, e.end))
                 continue
-            if e.kind == "address" and _real_office_after(s, e, bad):
+            if e.kind == "address" and _real_office_after(s, e, near):
                 # "서울특별시 … 69 해온손해보험 장기보상센터로 보내시면 됩니다": the real office carries the sentence
                 cut(e, e.start, _past_separators(s, e.end))
                 continue
