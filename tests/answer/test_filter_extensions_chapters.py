@@ -383,3 +383,9 @@ def test_contexts_read_as_extraction_should_have_given_them():
                                   "유예할 수 있습니다.", [OCR], "ko")
     assert removed == ["같은 조 제4항"] and "같은 조 제2항" in text
     assert removed_items("Part II covers it, Part III does not.", [OCR], "en")[1] == ["Part III"]
+
+
+def test_full_width_numbers_in_an_answer_are_read_as_the_contexts_are():
+    ctx = [Chunk("fw#1", "fw", "규정", "제５조(신청) ① 신청은 학사팀에 한다.\n문의: 02-123-4567", "제5조")]
+    assert removed_items("（０２）１２３－４５６７로 문의하세요. 제５조에 따라 신청합니다.", ctx, "ko")[1] == []
+    assert removed_items("（０２）９９９－４５６７로 문의하세요.", ctx, "ko")[1] == ["(02)999-4567"]

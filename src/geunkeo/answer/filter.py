@@ -32,6 +32,7 @@ from geunkeo.answer.rewrite import (
     residual_is_empty,
     sentence_spans,
 )
+from geunkeo.answer.structure import ascii_width
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
 from geunkeo.text.entities import (
@@ -169,8 +170,9 @@ class HallucinationFilter:
     # -- checking -----------------------------------------------------------------------------------------------
     def _entities(self, sentences: list[str]) -> list[list[Entity]]:
         """Entities of each sentence, from one extraction pass over all of them (one pass per answer is what
-        keeps the filter within its latency budget). NUL between sentences: no pattern crosses it."""
-        joined = _JOIN.join(sentences)
+        keeps the filter within its latency budget). NUL between sentences: no pattern crosses it. Read with ASCII
+        widths, as the contexts are (answer/structure.py): "（０２）１２３－４５６７" is a number to check."""
+        joined = ascii_width(_JOIN.join(sentences))
         starts, pos = [], 0
         for sent in sentences:
             starts.append(pos)

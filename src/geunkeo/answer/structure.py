@@ -303,12 +303,17 @@ _WRAPPED_WORD = re.compile(r"(?<=[A-Za-z])-\n(?=[a-z])")
 _SPACED_SYLLABLES = re.compile(r"(?<![가-힣])(?:[가-힣] ){3,}[가-힣](?![가-힣])")
 
 
+def ascii_width(text: str) -> str:
+    """Full-width characters as their ASCII ("（０２）１２３" → "(02)123"); the length stays, so offsets hold."""
+    return text.translate(_FULL_WIDTH)
+
+
 @lru_cache(maxsize=4096)  # a service retrieves the same chunks again and again
 def extracted_text(text: str) -> str:
     """A chunk's text as PDF or OCR extraction should have given it, for checking an answer against it: full-width
     characters as ASCII ("（０２）" → "(02)"), no spaces around a number's hyphens ("02 - 2260 - 4415"), words
     wrapped with a hyphen joined ("Stu-\ndent"), syllables spaced out joined ("학 사 지 원 팀")."""
-    out = text.translate(_FULL_WIDTH)
+    out = ascii_width(text)
     out = _SPACED_HYPHEN.sub(lambda m: m.group(1) or "", out)
     out = _WRAPPED_WORD.sub("", out)
     return _SPACED_SYLLABLES.sub(lambda m: m.group(0).replace(" ", ""), out)
