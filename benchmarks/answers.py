@@ -104,6 +104,8 @@ def score(ans: Answer, gold_docs: set[str], ref_facts: set[str] | None) -> dict:
         else None,
         "withheld": withheld,
         "gold_cited": bool(cited_docs & gold_docs),
+        # the first content sentence, the one a reader takes as the answer, cites the gold page
+        "lead_gold": bool(content and {c.chunk_id.split("#")[0] for c in content[0].citations} & gold_docs),
         "whole": whole,
         "facts_expected": sorted(ref_facts or ()),
         "facts_found": sorted((ref_facts or set()) & served_facts),
@@ -111,6 +113,42 @@ def score(ans: Answer, gold_docs: set[str], ref_facts: set[str] | None) -> dict:
         "served_by": ans.answerer + (" (fallback)" if ans.fallback else ""),
         "reasons": ans.gate.reasons if ans.gate else [],
     }
+
+
+def summarise(rows: list[dict], lat: list[float] | None = None) -> dict:
+    """The figures of a set of scored rows (answerable and unanswerable questions)."""
+    ans_rows = [r for r in rows if r["answerable"]]
+    una_rows = [r for r in rows if not r["answerable"]]
+    served = [r for r in ans_rows if not r["withheld"]]
+    expected = sum(len(r["facts_expected"]) for r in served)
+    sentences = [w for r in served for w in r["whole"]]
+    # the served-misleading proxy: a served answer that cites no gold page, or any served unanswerable question,
+    # as a share of everything served; the strict form asks the same of the answer's first sentence
+    served_all = served + [r for r in una_rows if not r["withheld"]]
+    off = [r for r in served if not r["gold_cited"]]
+    lead_off = [r for r in served if not r["lead_gold"]]
+    una_served = len(served_all) - len(served)
+    out = {
+        "questions": len(ans_rows),
+        "key_fact_recall": round(sum(len(r["facts_found"]) for r in served) / expected, 3) if expected else None,
+        "key_facts": expected,
+        "whole_sentence_rate": round(sum(sentences) / len(sentences), 3) if sentences else None,
+        "sentences": len(sentences),
+        "withheld_answerable": round(sum(r["withheld"] for r in ans_rows) / len(ans_rows), 3) if ans_rows else None,
+        "unanswerable": len(una_rows),
+        "withheld_unanswerable": round(sum(r["withheld"] for r in una_rows) / len(una_rows), 3) if una_rows
+        else None,
+        "gold_cited": round(sum(r["gold_cited"] for r in ans_rows) / len(ans_rows), 3) if ans_rows else None,
+        "served_gold_cited": round((len(served) - len(off)) / len(ans_rows), 3) if ans_rows else None,
+        "served_misleading": round((len(off) + una_served) / len(served_all), 3) if served_all else None,
+        "served_misleading_lead": round((len(lead_off) + una_served) / len(served_all), 3) if served_all else None,
+        "served": len(served_all),
+        "fact_first": _share([r["fact_first"] for r in served if r["fact_first"] is not None]),
+        "served_by": dict(Counter(r["served_by"] for r in rows)),
+    }
+    if lat:
+        out["latency_ms"] = {"p50": round(statistics.median(lat) * 1000, 1), "p95": round(pct(lat, 0.95) * 1000, 1)}
+    return out
 
 
 def _share(flags: list[bool]) -> dict:
@@ -126,6 +164,8 @@ def main(argv=None) -> int:
     ap.add_argument("--dataset", type=Path, required=True)
     ap.add_argument("--split", default="dev")
     ap.add_argument("--corpus", type=Path, help="what to index (default: the dataset's corpus.jsonl)")
+    ap.add_argument("--queries", type=Path, help="ask these queries instead of the dataset's (same qrels), e.g. "
+                    "autorag-ko/queries-en.jsonl")
     ap.add_argument("--unanswerable", type=Path, help="JSONL of questions the corpus cannot answer")
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     ap.add_argument("--index", type=Path, help="an existing index to answer from (skips building)")
@@ -147,7 +187,7 @@ def main(argv=None) -> int:
         print(f"index {index_dir}: {report.documents} docs, {report.chunks} chunks, "
               f"{time.perf_counter() - t:.1f}s", file=sys.stderr)
     idx = geunkeo.open_index(index_dir, settings)
-    cases = from_beir(args.dataset, args.split)
+    cases = from_beir(args.dataset, args.split, queries=args.queries)
     if args.max_queries:
         cases = cases[: args.max_queries]
     chunks = idx.store.chunks()
@@ -163,7 +203,7 @@ def main(argv=None) -> int:
         ans = ask(case.query, idx, settings, k=args.k, answerer=answerer)
         lat.append(time.perf_counter() - t)
         rows.append({"id": case.id, "query": case.query, "answerable": True, "answer": ans.text,
-                     **score(ans, gold, ref)})
+                     "style": case.style or case.lang, **score(ans, gold, ref)})
     for line in (args.unanswerable.read_text(encoding="utf-8").splitlines() if args.unanswerable else []):
         if not line.strip():
             continue
@@ -172,28 +212,14 @@ def main(argv=None) -> int:
         ans = ask(q["text"], idx, settings, k=args.k, answerer=answerer)
         lat.append(time.perf_counter() - t)
         rows.append({"id": q.get("_id"), "query": q["text"], "answerable": False, "answer": ans.text,
-                     **score(ans, set(), None)})
+                     "style": q.get("style") or q.get("lang"), **score(ans, set(), None)})
 
-    ans_rows = [r for r in rows if r["answerable"]]
+    summary = {"dataset": str(args.dataset), "split": args.split, "answerer": answerer,
+               **summarise(rows, lat)}
+    styles = sorted({r["style"] for r in rows if r.get("style")})
+    if len(styles) > 1:
+        summary["by_style"] = {st: summarise([r for r in rows if r.get("style") == st]) for st in styles}
     una_rows = [r for r in rows if not r["answerable"]]
-    served = [r for r in ans_rows if not r["withheld"]]
-    expected = sum(len(r["facts_expected"]) for r in served)
-    sentences = [w for r in served for w in r["whole"]]
-    summary = {
-        "dataset": str(args.dataset), "split": args.split, "answerer": answerer, "questions": len(ans_rows),
-        "key_fact_recall": round(sum(len(r["facts_found"]) for r in served) / expected, 3) if expected else None,
-        "key_facts": expected,
-        "whole_sentence_rate": round(sum(sentences) / len(sentences), 3) if sentences else None,
-        "sentences": len(sentences),
-        "withheld_answerable": round(sum(r["withheld"] for r in ans_rows) / len(ans_rows), 3) if ans_rows else None,
-        "unanswerable": len(una_rows),
-        "withheld_unanswerable": round(sum(r["withheld"] for r in una_rows) / len(una_rows), 3) if una_rows
-        else None,
-        "gold_cited": round(sum(r["gold_cited"] for r in ans_rows) / len(ans_rows), 3) if ans_rows else None,
-        "fact_first": _share([r["fact_first"] for r in served if r["fact_first"] is not None]),
-        "served_by": dict(Counter(r["served_by"] for r in rows)),
-        "latency_ms": {"p50": round(statistics.median(lat) * 1000, 1), "p95": round(pct(lat, 0.95) * 1000, 1)},
-    }
     for r in rows[: args.show] + [r for r in una_rows if not r["withheld"]][: args.show]:
         print(f"\n[{r['id']}] {r['query']}\n  gate={r['gate']} facts {r['facts_found']}/{r['facts_expected']} "
               f"whole={r['whole']}\n  {r['answer'][:900]}")

@@ -138,11 +138,15 @@ class AnswerSettings(_Section):
     # chunks the gate withholds the answer. 0.4 on the project-written unanswerable sets: autorag-ko dev 88% of
     # unanswerable vs 16% of answerable withheld, sample gold 73% vs 4% (docs/benchmarks.md)
     gate_min_answerability: float = 0.4
+    # Who decides that the documents do not answer (answer/unit_ranker.py): "ranker" withholds when the learned
+    # probability that the best unit of the top chunks states the answer is below its threshold (chosen at
+    # training for a misleading answer costing 3 withheld ones); "rules" uses the word-overlap answerability
+    # check above; "both" withholds when either does
+    withhold_by: Literal["ranker", "rules", "both"] = "rules"
+    # overrides the ranker's trained threshold (None: the one in data/unit_ranker.json)
+    gate_min_unit_probability: float | None = None
     answerer: str = "auto"  # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm"
     extractive_top_chunks: int = 3
-    # extractive: a supporting sentence must share at least this fraction of the best sentence's query-term
-    # overlap (0.5: a sentence from a neighbouring topic that shares one word is not quoted)
-    extractive_min_relative_overlap: float = 0.5
     # extractive: supporting sentences are added only while the answer stays within this many characters; the
     # fact first is always quoted and a proviso stays with its sentence. 800 on autorag-ko dev: answers p90 747,
     # longest 812 chars instead of 1,438, key facts unchanged ("the fact, then at most two or three supporting

@@ -33,25 +33,24 @@ def _hits() -> list[Hit]:
 
 
 def test_extractive_puts_the_fact_first_keeps_its_proviso_and_cites():
-    # "얼마나" asks for a period: the sentence stating it leads, its 다만-proviso stays right after it, and the
-    # supporting sentences follow in reading order
+    # "얼마나" asks for a period: the sentence stating it leads and its 다만-proviso stays right after it; the
+    # 복학 article, which shares only the word 휴학, is not quoted
     ans = ExtractiveAnswerer(AnswerSettings()).answer("휴학 기간은 얼마나 되나요?", _hits())
-    assert ans.text == (
+    assert ans.text.startswith(
         "③ 휴학 기간은 통산 3년을 넘을 수 없다 [1]. "
-        "다만, 군 입대에 따른 휴학은 그 기간에 포함하지 아니한다 [1]. "
-        "② 휴학은 학기 개시일부터 30일 이내에 신청하여야 한다 [1]. "
-        "① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다 [2]."
+        "다만, 군 입대에 따른 휴학은 그 기간에 포함하지 아니한다 [1]."
     )
-    assert [c.chunk_id for s in ans.sentences for c in s.citations] == ["학칙#제12조"] * 3 + ["학칙#제13조"]
+    cited = [c.chunk_id for s in ans.sentences for c in s.citations]
+    assert cited[:2] == ["학칙#제12조"] * 2 and "학칙#제13조" not in cited and len(cited) <= 4
 
 
 def test_extractive_says_the_source_is_korean_for_an_english_question():
     ans = ExtractiveAnswerer(AnswerSettings(max_sentences=2)).answer("What is the maximum leave period?", _hits())
     assert ans.lang == "en"
-    assert ans.text == (
+    # no word is shared across the languages: the unit that states a period of the best chunk leads
+    assert ans.text.startswith(
         "The source documents are in Korean; the relevant passages are quoted as written. "
-        "“① 학생은 질병, 군 입대 또는 그 밖의 부득이한 사유로 휴학할 수 있다.” [1] "
-        "“② 휴학은 학기 개시일부터 30일 이내에 신청하여야 한다.” [1]"
+        "“③ 휴학 기간은 통산 3년을 넘을 수 없다.” [1]"
     )
     assert ans.sentences[0].generic and not ans.sentences[0].citations
 
@@ -114,7 +113,7 @@ def test_llm_down_falls_back_to_extractive_and_says_so():
     assert ans.answerer == "extractive"
     assert ans.fallback == "LLM unavailable (LLMUnavailable: connection refused by 127.0.0.1:9)"
     assert any("answered with the extractive answerer instead" in w for w in ans.trace.warnings)
-    assert ans.text.endswith("① 휴학한 학생은 휴학 기간이 끝나면 복학하여야 한다 [2].")
+    assert ans.text.startswith("③ 휴학 기간은 통산 3년을 넘을 수 없다 [1].")
     assert ans.trace.llm_calls[0]["error"] == "connection refused by 127.0.0.1:9"
 
 
@@ -250,8 +249,8 @@ def test_extractive_shows_a_repeated_contact_line_once():
                 ranks={"bm25": i + 1, "dense": i + 1}) for i in range(3)]
     ans = ExtractiveAnswerer(AnswerSettings()).answer("장학금 신청 문의처", hits)
     assert ans.text.count("02-2100-1330") == 1
-    assert ans.text == (line[:-1] + " [1]. 장학금 신청 안내 0차입니다 [1]. 장학금 신청 안내 1차입니다 [2]. "
-                        "장학금 신청 안내 2차입니다 [3].")
+    # the contact line leads; the notices' own sentences that repeat it are not quoted again
+    assert ans.text.startswith(line[:-1] + " [1].")
 
 
 def test_an_echoed_source_label_is_not_an_answer_sentence():

@@ -17,10 +17,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from geunkeo.answer.base import Answer, Answerer, AnswerSentence, source_lang
 from geunkeo.answer.cited import citation_for, render
 from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
+    QUESTION_TERMS,
     asks_several,
     count_unit,
     field_label,
@@ -29,6 +32,15 @@ from geunkeo.answer.slots import (
     sentence_slots,
     states_count_of,
     states_other_count,
+)
+from geunkeo.answer.unit_ranker import (
+    HitView,
+    QueryView,
+    UnitRanker,
+    bigrams,
+    feature_matrix,
+    get_unit_ranker,
+    intrinsic,
 )
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.reflow import ends_sentence
@@ -234,19 +246,37 @@ class _Candidate:
     score: float
     figure: bool = False  # states an amount, date, count or rate
     other_member: bool = False  # about another member of a series the question names (2호 for 1호)
+    label: bool = False  # a notice's field line whose label answers what is asked
+    prob: float = 0.0  # the unit ranker's probability that the unit states the answer (answer/unit_ranker.py)
+
+    @property
+    def text(self) -> str:
+        return self.unit.text
+
+    @property
+    def position(self) -> int:
+        return self.unit.position
+
+
+@dataclass
+class RankedUnits:
+    """The candidate units of the top chunks with their features (rows in candidate order) and probabilities."""
+
+    candidates: list[_Candidate]
+    units_by_hit: dict[int, tuple]
+    features: np.ndarray
+    weights: dict[str, float]
 
 
 _SLOT_BONUS = 0.25
-_LEAD_SHARE = 0.8
-_LEAD_SHARE_TOP = 0.5
-_COUNT_SHARE = 0.3  # a sentence giving a number of the asked unit leads if it shares this much of the best overlap
-_OTHER_DOC_SHARE = 0.7
+_SUPPORT_SHARE = 0.2  # a supporting unit is at least this probable relative to the lead (autorag-ko dev)
+_MAX_SUPPORT = 2
+_COUNT_SHARE = 0.3  # a unit giving a number of the asked unit leads if it is this probable relative to the lead
+_MAX_GARBLE = 0.5  # units garbled beyond this (unit_ranker.intrinsic) are never shown
 _MMR_LAMBDA = 0.5
-_NEIGHBOUR_SHARE = 0.5
 _TITLE_TERM_WEIGHT = 0.35
 _BOUND_WORDS = frozenset({"최대", "최소", "최고", "최저"})
 _BOUND_WORD_WEIGHT = 0.35
-_NEIGHBOUR_BONUS = 0.1
 _OTHER_MEMBER_FACTOR = 0.5
 _NOVELTY_WEIGHT = 0.5
 
@@ -254,40 +284,31 @@ _NOVELTY_WEIGHT = 0.5
 class ExtractiveAnswerer(Answerer):
     name = "extractive"
 
-    def __init__(self, settings: AnswerSettings | None = None):
+    def __init__(self, settings: AnswerSettings | None = None, ranker: UnitRanker | None = None):
         s = settings or AnswerSettings()
+        self.ranker = ranker or get_unit_ranker()
         self.max_sentences = s.max_sentences
         self.top_chunks = s.extractive_top_chunks
-        self.min_relative_overlap = s.extractive_min_relative_overlap
         self.max_chars = s.extractive_max_chars
 
     def answer(self, query: str, hits: list[Hit], trace: Trace | None = None, *,
                terms: dict[str, float] | None = None) -> Answer:
-        """The fact first, then supporting sentences, each cited; `terms` are the query plan's weighted BM25
-        terms when available."""
+        """The unit the ranker finds most likely to state the answer first, then at most two supporting units of
+        the same document, each cited; `terms` are the query plan's weighted BM25 terms when available."""
         trace = trace if trace is not None else Trace()
         lang = question_lang(query)
         if not hits:
             return Answer(query=query, text=NOT_FOUND[lang], lang=lang, answerer=self.name, trace=trace,
                           sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
-        slots = question_slots(query)
-        # the query's weighted terms: the plan's, else the query's own (analysed once, read by both steps)
-        weights = dict(terms) if terms else dict.fromkeys(get_analyzer().terms(query), 1.0)
-        # "최대 몇 학기": 최대 says what is asked (the upper bound), not what it is about; any limit sentence has it
-        weights = {t: (w * _BOUND_WORD_WEIGHT if t in _BOUND_WORDS else w) for t, w in weights.items()}
-        cands, units_by_hit = self._candidates(query, hits, weights, slots, source_lang(lang, hits))
-        # a question that asks several things: supporting sentences are also chosen for the words of the question
-        # no chosen sentence holds yet (its other part), not only for overall relevance
+        ranked = self.ranked_units(query, hits, terms)
         doc_of = [h.chunk.title or h.chunk.doc_id for h in hits]
-        chosen = self._choose(cands, doc_of, weights if asks_several(query) else None)
-        chosen = self._count_first(chosen, cands, query, slots, doc_of)
-        if not chosen:  # nothing shares a term (e.g. another language): the top chunk's opening sentences
-            chosen = [c for c in cands if c.rank == 0][:2]
+        compares = "difference" in question_slots(query)[:2]
+        chosen = self._choose(ranked.candidates, doc_of, ranked.weights if asks_several(query) else None, compares)
+        chosen = self._count_first(chosen, ranked.candidates, query, doc_of)
         ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
-        ordered = self._with_provisos(ordered, units_by_hit)
-        trace.decide("answer.extractive", "sentences chosen", candidates=len(cands), chosen=len(ordered),
-                     slots=slots, overlaps=[round(c.overlap, 3) for c in ordered],
-                     fact_first=bool(ordered and ordered[0].slot))
+        ordered = self._with_context(ordered, ranked.units_by_hit)
+        trace.decide("answer.extractive", "units chosen", candidates=len(ranked.candidates), chosen=len(ordered),
+                     probabilities=[round(c.prob, 3) for c in ordered])
         sentences: list[AnswerSentence] = []
         src_langs = {hits[c.rank].chunk.lang if hits[c.rank].chunk.lang in ("ko", "en") else "ko" for c in ordered}
         note_lang = next(iter(src_langs - {lang}), None)
@@ -298,6 +319,27 @@ class ExtractiveAnswerer(Answerer):
             sentences.append(AnswerSentence(text, citations=[citation_for(c.rank + 1, hits)]))
         return Answer(query=query, text=render(sentences), lang=lang, sentences=sentences, contexts=list(hits),
                       answerer=self.name, trace=trace)
+
+    def ranked_units(self, query: str, hits: list[Hit], terms: dict[str, float] | None = None) -> RankedUnits:
+        """The candidate units of the top chunks, each with the unit ranker's features and probability."""
+        lang = question_lang(query)
+        slots = question_slots(query)
+        # the query's weighted terms: the plan's, else the query's own (analysed once, read by both steps)
+        weights = dict(terms) if terms else dict.fromkeys(get_analyzer().terms(query), 1.0)
+        # "최대 몇 학기": 최대 says what is asked (the upper bound), not what it is about; any limit sentence has it
+        weights = {t: (w * _BOUND_WORD_WEIGHT if t in _BOUND_WORDS else w) for t, w in weights.items()}
+        cands, units_by_hit = self._candidates(query, hits, weights, slots, source_lang(lang, hits))
+        topic = {t: w for t, w in weights.items() if t not in QUESTION_TERMS} or weights
+        view = QueryView(topic, bigrams(query), bool(set(slots[:2]) & set(NUMERIC_SLOTS)), lang,
+                         count_unit(query) if "count" in slots[:2] else None)
+        total = sum(topic.values()) or 1.0
+        hit_views = [HitView(h.score / hits[0].score if hits[0].score > 0 else 0.0, h.chunk.lang,
+                             sum(w for t, w in topic.items() if t in title_terms(h.chunk.title)) / total)
+                     for h in hits]
+        x = feature_matrix(view, cands, hit_views)
+        for c, p in zip(cands, self.ranker.probabilities(x), strict=True):
+            c.prob = float(p)
+        return RankedUnits(cands, units_by_hit, x, weights)
 
     def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float], slots: list[str],
                     only_lang: str | None = None) -> tuple[list[_Candidate], dict[int, tuple]]:
@@ -330,7 +372,8 @@ class ExtractiveAnswerer(Answerer):
                 overlap = sum(w for t, w in own.items() if t in tset or compound_holds(t, tset)) / own_total
                 has_slot = bool(slots) and bool(set(slots[:2]) & sentence_slots(unit.text))
                 label = field_label(unit.text) if slots else None
-                if label and _label_answers(label, slots[:2], weights):
+                answers_label = bool(label and _label_answers(label, slots[:2], weights))
+                if answers_label:
                     overlap, has_slot = max(overlap, title_share), True
                 score = (overlap * (1 + (_SLOT_BONUS if has_slot else 0.0)) + 0.1 / (1 + unit.position)
                          + 0.15 / (1 + r))
@@ -338,86 +381,65 @@ class ExtractiveAnswerer(Answerer):
                 other = names_other_member(asked, unit.text)
                 if other:
                     score *= _OTHER_MEMBER_FACTOR
-                cands.append(_Candidate(r, unit, tset, overlap, has_slot, score, figure, other))
+                cands.append(_Candidate(r, unit, tset, overlap, has_slot, score, figure, other, answers_label))
         return cands, units_by_hit
 
-    def _count_first(self, chosen: list[_Candidate], cands: list[_Candidate], query: str,
-                     slots: list[str], doc_of: list[str]) -> list[_Candidate]:
-        """"휴학은 최대 몇 학기": when the chosen lead gives no number of the asked unit and a sentence of the top
-        chunks does ("일반휴학: 1회 2개 학기 이내, 통산 6개 학기"), that sentence leads (its chunk's title words are
-        down-weighted in it, so it can score well below a sentence that merely shares them)."""
-        unit = count_unit(query) if "count" in slots[:2] else None
-        if not unit or not chosen:
-            return chosen
-        if not states_count_of(chosen[0].unit.text, unit):
-            best = max(c.overlap for c in cands)
-            counts = [c for c in cands if c.rank < self.top_chunks and not c.other_member
-                      and c.overlap >= _COUNT_SHARE * best and states_count_of(c.unit.text, unit)]
-            if not counts:
-                return chosen
-            lead = max(counts, key=lambda c: c.score)
-            chosen = [lead, *(c for c in chosen if c is not lead)][: self.max_sentences]
-        # the count is given: another document's count of something else ("최대 6학점까지" of the 계절학기 notice,
-        # under "휴학은 최대 몇 학기") shares the question's words, not its fact
-        doc = doc_of[chosen[0].rank]
-        return [chosen[0], *(c for c in chosen[1:] if doc_of[c.rank] == doc or not states_other_count(c.unit.text, unit))]
-
-    def _choose(self, cands: list[_Candidate], doc_of: list[str],
-                parts: dict[str, float] | None = None) -> list[_Candidate]:
-        pool = sorted((c for c in cands if c.overlap > 0), key=lambda c: -c.score)
+    def _choose(self, cands: list[_Candidate], doc_of: list[str], parts: dict[str, float] | None = None,
+                compares: bool = False) -> list[_Candidate]:
+        """The lead (the most probable unit that is not about another member of the asked series and does not
+        open with a proviso), then supporting units by MMR over their probability: from the lead's document
+        unless the question compares, at least `_SUPPORT_SHARE` of the lead's probability, never garbled."""
+        pool = sorted((c for c in cands if intrinsic(c.unit.text)[5] < _MAX_GARBLE), key=lambda c: -c.prob)
         if not pool:
             return []
-        best_overlap = max(c.overlap for c in pool)
-        floor = self.min_relative_overlap * best_overlap
-        # the fact first: when the question asks for one, the lead is the best sentence that states it, unless it
-        # shares clearly less of the question than the best sentence overall; in the best-retrieved chunk half as
-        # much is enough ("정규 등록 기간: 2025. 2. 24.(월) ~ …" answers "등록금 정규 납부 기간은 언제")
-        # a sentence about another member of the series the question names (2호 for 1호) never leads
-        leads = [c for c in pool if not c.other_member] or pool
-        lead = next((c for c in leads if c.slot and c.overlap >= (_LEAD_SHARE_TOP if c.rank == 0 else _LEAD_SHARE)
-                     * best_overlap), leads[0])
+        leads = [c for c in pool if not c.other_member and not PROVISO_LEAD.match(c.unit.text)] or pool
+        lead = leads[0]
         chosen = [lead]
-        pool = [lead, *(c for c in pool if c is not lead)]
-        # a sentence from another document than the lead's supports it only when it is about as relevant
-        other_floor = max(floor, _OTHER_DOC_SHARE * best_overlap)
-        def beside_chosen(c: _Candidate) -> bool:
-            return any(x.rank == c.rank and abs(x.unit.position - c.unit.position) == 1 for x in chosen)
-
-        def eligible(c: _Candidate) -> bool:
-            need = floor if doc_of[c.rank] == doc_of[lead.rank] else other_floor
-            # the sentence next to a chosen one often carries the rest of the fact in other words ("이용자 중 비율이
-            # 가장 높은 연령대" ← "이용 경험률이 가장 큰 세대는 30대(66.2%)…"): half the floor is enough there when
-            # it states a figure (a neighbour without one is mostly the notice's closing boilerplate)
-            return c.overlap >= need or (c.figure and beside_chosen(c) and c.overlap >= _NEIGHBOUR_SHARE * need)
-
-        rest = [c for c in pool[1:] if c.overlap > 0]
+        rest = [c for c in pool if c is not lead and c.prob >= _SUPPORT_SHARE * lead.prob
+                and (compares or doc_of[c.rank] == doc_of[lead.rank])]
         total = (sum(parts.values()) or 1.0) if parts else 1.0
-        while len(chosen) < self.max_sentences:
-            # MMR: relevance minus similarity to what is already said (notices repeat their contact line)
-            # plus, for a question asking several things (`parts`: its weighted terms), what the sentence adds: the
-            # words no chosen sentence holds yet ("언제 몇 종이 되고, 어느 기관의 서비스가 우선 적용되는가")
+        while len(chosen) < min(self.max_sentences, 1 + _MAX_SUPPORT) and rest:
+            # MMR: probability minus similarity to what is already said (notices repeat their contact line), plus,
+            # for a question asking several things (`parts`), the share of its words no chosen unit holds yet
             said = frozenset().union(*(x.terms for x in chosen))
 
             def mmr(c: _Candidate, said: frozenset = said) -> float:
                 novel = sum(w for t, w in parts.items() if t in c.terms and t not in said) / total if parts else 0.0
-                return (c.score + (_NEIGHBOUR_BONUS if c.figure and beside_chosen(c) else 0.0)
-                        + _NOVELTY_WEIGHT * novel - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen))
+                return c.prob + _NOVELTY_WEIGHT * novel - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen)
 
             room = self.max_chars - sum(len(x.unit.text) for x in chosen)
-            ready = [c for c in rest if eligible(c) and len(c.unit.text) <= room]
+            ready = [c for c in rest if len(c.unit.text) <= room]
             if not ready:
                 break
             nxt = max(ready, key=mmr)
             rest.remove(nxt)
-            if max(_jaccard(nxt.terms, x.terms) for x in chosen) >= 0.7:
-                continue
-            chosen.append(nxt)
+            if max(_jaccard(nxt.terms, x.terms) for x in chosen) < 0.7:
+                chosen.append(nxt)
         return chosen
 
-    def _with_provisos(self, chosen: list[_Candidate], units_by_hit: dict[int, tuple]) -> list[_Candidate]:
-        """Each chosen sentence directly followed by the proviso that limits it (the source's next unit, when it
-        is one), whether or not the proviso was chosen on its own; a chosen proviso ("다만, …") is preceded by the
-        sentence it limits."""
+    def _count_first(self, chosen: list[_Candidate], cands: list[_Candidate], query: str,
+                     doc_of: list[str]) -> list[_Candidate]:
+        """"휴학은 최대 몇 학기": when the lead gives no number of the asked unit and a unit of the top chunks does
+        ("일반휴학: 1회 2개 학기 이내"), that unit leads, and no unit of another document that counts something else
+        ("최대 6학점까지") is quoted. Count questions are rare in the ranker's training data, so it barely learned
+        the asked-unit features; this keeps the behaviour the product had before it."""
+        slots = question_slots(query)
+        unit = count_unit(query) if "count" in slots[:2] else None
+        if not unit or not chosen:
+            return chosen
+        if not states_count_of(chosen[0].unit.text, unit):
+            counts = [c for c in cands if c.rank < self.top_chunks and not c.other_member
+                      and c.prob >= _COUNT_SHARE * chosen[0].prob and states_count_of(c.unit.text, unit)]
+            if counts:
+                lead = max(counts, key=lambda c: c.prob)
+                chosen = [lead, *(c for c in chosen if c is not lead)][: 1 + _MAX_SUPPORT]
+        doc = doc_of[chosen[0].rank]
+        return [chosen[0], *(c for c in chosen[1:] if doc_of[c.rank] == doc or not states_other_count(c.unit.text, unit))]
+
+    def _with_context(self, chosen: list[_Candidate], units_by_hit: dict[int, tuple]) -> list[_Candidate]:
+        """Each chosen unit directly followed by the proviso that limits it (the source's next unit, when it is
+        one); a chosen unit that opens with a proviso ("다만, …") or points back at the sentence before it ("그
+        이후에는 …", "이 경우 …") is preceded by that sentence."""
         placed: set[tuple[int, int]] = set()
         out: list[_Candidate] = []
 
@@ -432,7 +454,8 @@ class ExtractiveAnswerer(Answerer):
                 continue
             units = units_by_hit.get(c.rank, ())
             prev = c.unit.position - 1
-            if PROVISO_LEAD.match(c.unit.text) and prev >= 0 and (c.rank, prev) not in placed:
+            pointing = PROVISO_LEAD.match(c.unit.text) or intrinsic(c.unit.text)[3]
+            if pointing and prev >= 0 and (c.rank, prev) not in placed:
                 place(c.rank, prev)
             place(c.rank, c.unit.position, c)
             nxt = c.unit.position + 1

@@ -117,7 +117,8 @@ def _rank_past(rank: int, retriever: str, set_aside: list[Hit]) -> int:
 
 def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
            confidence: tuple[float, dict[str, float]] | None = None,
-           answerability: Answerability | None = None) -> GateDecision:
+           answerability: Answerability | None = None,
+           unit_confidence: tuple[float, float] | None = None) -> GateDecision:
     """The gate's decision for a filtered answer (`confidence` may be passed in to avoid recomputing it)."""
     conf, parts = confidence if confidence is not None else retrieval_confidence(answer.query, answer.contexts)
     coverage = citation_coverage(answer.sentences) or 0.0
@@ -138,7 +139,15 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     if conf < settings.gate_min_retrieval_confidence and not cross_lingual:
         return GateDecision("escalate", [f"retrieval_low_confidence: {conf:.2f} < "
                                          f"{settings.gate_min_retrieval_confidence:.2f}"], checks)
-    if answerability is not None:
+    if unit_confidence is not None:
+        # the learned decision (answer/unit_ranker.py): how probable it is that the best unit of the top chunks
+        # states what was asked, against the threshold chosen for a stated cost of a misleading answer
+        prob, threshold = unit_confidence
+        checks["unit_probability"] = round(prob, 4)
+        if settings.withhold_by in ("ranker", "both") and prob < threshold:
+            return GateDecision("escalate", [f"{NOT_ANSWERED}: no passage of the top documents states what was "
+                                             f"asked (best {prob:.2f} < {threshold:.2f})"], checks)
+    if answerability is not None and settings.withhold_by in ("rules", "both"):
         checks["answerability"] = answerability.score
         checks.update({f"answerability_{k}": v for k, v in answerability.parts.items()})
         if answerability.unmatched:

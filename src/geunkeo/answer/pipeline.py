@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
+
 from geunkeo.answer.answerability import assess
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
 from geunkeo.answer.cited import render
@@ -77,8 +79,9 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
     with trace.stage("answer.gate"):
         conf = retrieval_confidence(query, hits, terms, term_sources)
         able = assess(query, hits, terms, term_sources)
+        unit = unit_confidence(query, hits, settings, terms)
         gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf,
-                      answerability=able)
+                      answerability=able, unit_confidence=unit)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
     if gate.action == "regenerate":
         avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
@@ -93,7 +96,8 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
             ans = _checked(second, query, hits, settings, filt, verifier, terms, trace)
             first_reasons = gate.reasons
             with trace.stage("answer.gate", retry=True):
-                gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf, answerability=able)
+                gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf, answerability=able,
+                              unit_confidence=unit)
             gate.regenerated = True
             gate.reasons = [f"regenerated once after: {'; '.join(first_reasons)}", *gate.reasons]
             trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks, retry=True)
@@ -101,6 +105,21 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
 
 
 # -- steps ------------------------------------------------------------------------------------------------------
+
+
+def unit_confidence(query: str, hits: list[Hit], settings: Settings,
+                    terms: dict[str, float] | None = None) -> tuple[float, float]:
+    """(the unit ranker's probability for the best unit of the top chunks, the threshold to serve): the same
+    relevance decision for every answerer, read on the documents, not on what the answerer wrote."""
+    answerer = ExtractiveAnswerer(settings.answer)
+    best = 0.0
+    if hits:
+        ranked = answerer.ranked_units(query, hits, terms)
+        probs = np.asarray([c.prob for c in ranked.candidates])
+        best = answerer.ranker.answer_probability(ranked.features, probs)
+    threshold = settings.answer.gate_min_unit_probability
+    return best, answerer.ranker.threshold if threshold is None else threshold
+
 
 
 def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: LLM | None,

@@ -192,17 +192,19 @@ def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     return out
 
 
-def from_beir(folder: str | Path, split: str | None = None, id_level: str = "auto") -> list[QACase]:
-    """Cases from a BEIR folder: queries.jsonl + qrels/<split>.tsv (corpus.jsonl is not needed).
+def from_beir(folder: str | Path, split: str | None = None, id_level: str = "auto",
+              queries: str | Path | None = None) -> list[QACase]:
+    """Cases from a BEIR folder: queries.jsonl (or `queries`, another file of the same questions, e.g. their
+    English renderings) + qrels/<split>.tsv (corpus.jsonl is not needed).
 
     Query fields `answer`, `lang`, `style`, `parallel_id`, `task`, `complexity`, `risk_tags` map to the QA
     format; others go to metadata. `id_level`: whether qrels ids are chunk ids (`doc#anchor`), document ids,
     or `auto` (chunk when the id contains '#'). Only queries with a positive qrel are kept.
     """
     root = Path(folder)
-    qfile = root / "queries.jsonl"
+    qfile = Path(queries) if queries else root / "queries.jsonl"
     if not qfile.is_file():
-        raise ConfigError(f"{root} is not a BEIR folder: queries.jsonl is missing")
+        raise ConfigError(f"{qfile} is missing" if queries else f"{root} is not a BEIR folder: queries.jsonl is missing")
     if id_level not in ("auto", "chunk", "doc"):
         raise ConfigError(f"id_level must be 'auto', 'chunk' or 'doc', got {id_level!r}")
     qrels = read_qrels(_pick_split(root / "qrels", split))

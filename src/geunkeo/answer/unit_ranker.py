@@ -1,0 +1,223 @@
+"""Which quotable unit of the top chunks states what was asked: a small learned model, not a rule per case.
+
+Every candidate unit (a sentence, a list item with its lead-in, a notice's field line) gets a feature vector:
+how much of the question it holds (weighted terms, raw terms, terms rare among the candidates, character
+bigrams, its share of the best overlap), whether it carries what the question asks for (an amount for 얼마, a
+date for 언제 …), where it sits (its position in the chunk, the chunk's rank and score), and how it reads (a
+lead-in, a start that points back at a sentence not shown, OCR garble, its length). A logistic model turns the
+vector into the probability that the unit states the answer. The same probability, taken over the best unit,
+is the answer's confidence that the gate compares with a threshold chosen for a stated cost.
+
+The model is trained offline by `scripts/train_unit_ranker.py` on TyDi QA ko (the unit holding the short
+answer) and autorag-ko dev (the unit holding the reference's facts); its weights, the features' scaling, the
+threshold and the cross-validated figures are in `data/unit_ranker.json`; the model card is
+docs/models/unit_ranker.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Protocol
+
+import numpy as np
+
+from geunkeo.answer.slots import states_count_of, states_other_count
+from geunkeo.text.kiwi import get_kiwi
+from geunkeo.text.patterns import HANGUL
+
+FEATURES = (
+    "overlap", "overlap_raw", "overlap_rare", "bigrams", "overlap_relative", "overlap_first",
+    "slot", "asks_figure_has", "asks_figure_lacks", "figure", "label_answers",
+    "position", "chunk_rank", "chunk_score", "title_share", "other_member",
+    "length", "short", "lead_in", "dangling", "no_ending", "garble", "digit_share", "cross_lingual", "bias_ko",
+    "pool_coverage", "asked_unit", "other_unit",
+)
+# what the answerability head reads of a question's candidates: the best unit's features, the best value of each
+# feature over all candidates, and the best and second-best unit probabilities
+QUESTION_FEATURES = (*(f"best_{f}" for f in FEATURES), *(f"max_{f}" for f in FEATURES), "p_best", "p_second")
+
+_LEAD_IN = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
+_NOISE = re.compile(r"[^\w\s.,%()·~\-:/'\"“”‘’\[\]<>※①-⑳]")
+_BIGRAM_DROP = re.compile(r"[\W_]+")
+# the tags of a first word that points back at a sentence not shown: a determiner (그, 이, 동), a pronoun (이, 이것),
+# a conjunctive adverb (그러나, 따라서)
+_POINTING = frozenset({"MM", "NP", "MAJ"})
+
+
+class Candidate(Protocol):
+    """What the ranker reads of a candidate (answer/extractive.py `_Candidate`)."""
+
+    rank: int
+    terms: frozenset
+    overlap: float
+    slot: bool
+    figure: bool
+    other_member: bool
+    label: bool
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def position(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class QueryView:
+    """What the ranker reads of the question, computed once per question."""
+
+    weights: dict[str, float]  # the query's weighted BM25 terms (question words removed)
+    bigrams: frozenset[str]
+    asks_figure: bool
+    lang: str
+    count_unit: str | None = None  # the unit a count question asks in ("몇 학기" → 학기), answer/slots.count_unit
+
+
+@dataclass(frozen=True)
+class HitView:
+    """What the ranker reads of a retrieved chunk: its rank's score relative to the top, its language, how much
+    of the question its title holds."""
+
+    score_ratio: float
+    lang: str
+    title_share: float
+
+
+def bigrams(text: str) -> frozenset[str]:
+    """Character bigrams of a text with spaces and punctuation dropped (robust to spacing, typos, particles)."""
+    s = _BIGRAM_DROP.sub("", text.lower())
+    return frozenset(s[i: i + 2] for i in range(len(s) - 1))
+
+
+@lru_cache(maxsize=4096)
+def intrinsic(text: str) -> tuple[float, float, float, float, float, float, float]:
+    """Features of a unit on its own (cached: the same chunks come back): length, short, lead-in, dangling start,
+    no sentence ending, garble, digit share."""
+    n = max(len(text), 1)
+    words = text.split()
+    single = sum(1 for w in words if len(w) == 1 and HANGUL.match(w)) / max(len(words), 1)
+    garble = min(1.0, len(_NOISE.findall(text)) / n * 5 + single)
+    digits = sum(ch.isdigit() for ch in text) / n
+    dangling = no_ending = 0.0
+    if HANGUL.search(text[:12]):
+        head = get_kiwi().tokenize(text[:12])
+        dangling = float(bool(head) and str(head[0].tag) in _POINTING)
+    if HANGUL.search(text[-12:]):
+        tail = get_kiwi().tokenize(text[-12:])
+        no_ending = float(not any(str(t.tag) in ("EF", "ETN") for t in tail[-3:]))
+    return (min(math.log1p(n) / math.log1p(400), 1.5), float(n < 25), float(bool(_LEAD_IN.search(text))),
+            dangling, no_ending, garble, digits)
+
+
+def feature_matrix(query: QueryView, cands: Sequence[Candidate], hits: Sequence[HitView]) -> np.ndarray:
+    """One row of `FEATURES` per candidate."""
+    if not cands:
+        return np.zeros((0, len(FEATURES)))
+    best = max(c.overlap for c in cands) or 1.0
+    # a term rare among the candidates tells them apart: inverse document frequency over the candidate pool
+    df: dict[str, int] = {}
+    for c in cands:
+        for t in query.weights:
+            if t in c.terms:
+                df[t] = df.get(t, 0) + 1
+    idf = {t: math.log(1 + len(cands) / (1 + df.get(t, 0))) for t in query.weights}
+    idf_total = sum(idf.values()) or 1.0
+    raw_total = len(query.weights) or 1
+    held_anywhere = {t for c in cands for t in query.weights if t in c.terms}
+    coverage = sum(query.weights[t] for t in held_anywhere) / (sum(query.weights.values()) or 1.0)
+    order = sorted(range(len(cands)), key=lambda i: -cands[i].overlap)
+    first = {i: r for r, i in enumerate(order)}
+    rows = []
+    for i, c in enumerate(cands):
+        hit = hits[c.rank]
+        held = [t for t in query.weights if t in c.terms]
+        ub = bigrams(c.text)
+        big = len(query.bigrams & ub) / len(query.bigrams) if query.bigrams else 0.0
+        length, short, lead_in, dangling, no_ending, garble, digits = intrinsic(c.text)
+        rows.append((
+            c.overlap, len(held) / raw_total, sum(idf[t] for t in held) / idf_total, big, c.overlap / best,
+            1.0 / (1 + first[i]),
+            float(c.slot), float(query.asks_figure and c.figure), float(query.asks_figure and not c.figure),
+            float(c.figure), float(c.label),
+            1.0 / (1 + c.position), 1.0 / (1 + c.rank), hit.score_ratio, hit.title_share, float(c.other_member),
+            length, short, lead_in, dangling, no_ending, garble, digits,
+            float(query.lang != hit.lang), float(hit.lang == "ko"), coverage,
+            float(query.count_unit is not None and states_count_of(c.text, query.count_unit)),
+            float(query.count_unit is not None and states_other_count(c.text, query.count_unit)),
+        ))
+    return np.asarray(rows, dtype=float)
+
+
+def question_features(x: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """`QUESTION_FEATURES` of one question from its candidates' feature rows and probabilities."""
+    if not len(x):
+        return np.zeros(len(QUESTION_FEATURES))
+    order = np.argsort(-probs)
+    second = probs[order[1]] if len(order) > 1 else 0.0
+    return np.concatenate([x[order[0]], x.max(0), [probs[order[0]], second]])
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """A logistic model over standardised features."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Logistic:
+        return cls(np.asarray(d["mean"], float), np.asarray(d["scale"], float), np.asarray(d["weights"], float),
+                   float(d["bias"]))
+
+    def to_dict(self) -> dict:
+        return {"mean": self.mean.round(6).tolist(), "scale": self.scale.round(6).tolist(),
+                "weights": self.weights.round(6).tolist(), "bias": round(self.bias, 6)}
+
+
+@dataclass(frozen=True)
+class UnitRanker:
+    """The unit model (which unit states the answer) and the answerability head (does any unit of the top chunks
+    state it), with the threshold on the head's probability chosen at training for a stated cost."""
+
+    units: Logistic
+    answerable: Logistic | None
+    threshold: float
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        return self.units(x) if len(x) else np.zeros(0)
+
+    def answer_probability(self, x: np.ndarray, probs: np.ndarray) -> float:
+        """The probability that the candidates hold a unit that states the answer (0 without candidates)."""
+        if not len(x):
+            return 0.0
+        if self.answerable is None:
+            return float(probs.max())
+        return float(self.answerable(question_features(x, probs)[None, :])[0])
+
+    @classmethod
+    def from_dict(cls, d: dict) -> UnitRanker:
+        if tuple(d["features"]) != FEATURES:
+            raise ValueError(f"unit ranker was trained on features {tuple(d['features'])}, the code computes "
+                             f"{FEATURES}; retrain it with scripts/train_unit_ranker.py")
+        head = d.get("answerable")
+        return cls(Logistic.from_dict(d["units"]), Logistic.from_dict(head) if head else None,
+                   float(d["threshold"]))
+
+
+@lru_cache(maxsize=1)
+def get_unit_ranker() -> UnitRanker:
+    """The ranker shipped in data/unit_ranker.json (read once per process)."""
+    text = resources.files("geunkeo.data").joinpath("unit_ranker.json").read_text("utf-8")
+    return UnitRanker.from_dict(json.loads(text))

@@ -1,0 +1,95 @@
+"""The learned answer-unit ranker: its features read what they say, the shipped model loads and ranks a unit that
+states the asked fact above the lead-in and the heading that only share the question's words."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from geunkeo.answer.extractive import ExtractiveAnswerer
+from geunkeo.answer.unit_ranker import FEATURES, Logistic, UnitRanker, bigrams, get_unit_ranker, intrinsic
+from geunkeo.config import AnswerSettings
+from geunkeo.corpus.base import Chunk
+from geunkeo.retrieve.base import Hit
+
+NOTICE = """2025학년도 하계 계절학기 수강신청 안내
+계절학기 수강신청에 관한 사항을 다음과 같이 안내합니다.
+수강신청은 학사정보시스템에서 합니다.
+수강료는 1학점당 80,000원이며, 수강신청 기간 중 납부하여야 합니다.
+그 이후에는 환불되지 않습니다.
+문의 사항은 학사지원팀으로 연락하시기 바랍니다."""
+
+
+def _hit(text: str, doc: str = "notice", title: str = "계절학기 안내", score: float = 1.0) -> Hit:
+    return Hit(Chunk(f"{doc}#s1", doc, title, text, title), score)
+
+
+def test_intrinsic_features_read_a_pointing_start_a_lead_in_and_garble():
+    length, short, lead_in, dangling, no_ending, garble, digits = intrinsic("그 이후에는 환불되지 않습니다.")
+    assert dangling == 1.0 and no_ending == 0.0 and lead_in == 0.0
+    assert intrinsic("수강료는 1학점당 80,000원입니다.")[3] == 0.0
+    assert intrinsic("관련 사항을 다음과 같이 안내합니다.")[2] == 1.0
+    clean = intrinsic("수강료는 1학점당 80,000원이며 기간 중 납부하여야 합니다.")[5]
+    garbled = intrinsic("다 시 대 한 민 국 ▒▒ ¶¶ 새 로 운 국 민 의 아 래")[5]
+    assert garbled > 0.5 > clean
+
+
+def test_bigrams_ignore_spacing_and_punctuation():
+    assert bigrams("수강 료!") == bigrams("수강료") == frozenset({"수강", "강료"})
+
+
+def test_shipped_model_matches_the_features_the_code_computes():
+    ranker = get_unit_ranker()
+    assert len(ranker.units.weights) == len(FEATURES)
+    assert 0.0 < ranker.threshold < 1.0
+
+
+def test_a_model_trained_on_other_features_is_refused():
+    bad = {"features": ["overlap"], "units": {"mean": [0], "scale": [1], "weights": [1], "bias": 0}, "threshold": 0.5}
+    with pytest.raises(ValueError, match="retrain"):
+        UnitRanker.from_dict(bad)
+
+
+def test_probabilities_follow_the_weights():
+    n = len(FEATURES)
+    w = np.zeros(n)
+    w[FEATURES.index("slot")] = 2.0
+    ranker = UnitRanker(Logistic(np.zeros(n), np.ones(n), w, 0.0), None, 0.5)
+    x = np.zeros((2, n))
+    x[1, FEATURES.index("slot")] = 1.0
+    p = ranker.probabilities(x)
+    assert p[0] == pytest.approx(0.5) and p[1] > 0.85
+    # without an answerability head, the answer probability is the best unit's
+    assert ranker.answer_probability(x, p) == pytest.approx(p.max())
+
+
+def test_the_fact_leads_not_the_lead_in_nor_a_sentence_pointing_back():
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("계절학기 수강료는 얼마인가요?", [_hit(NOTICE)])
+    first = next(s for s in ans.sentences if not s.generic)
+    assert "80,000원" in first.text
+
+
+def test_a_unit_pointing_back_is_shown_after_its_antecedent():
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("계절학기 수강료 환불 돼?", [_hit(NOTICE)])
+    texts = [s.text for s in ans.sentences if not s.generic]
+    if any(t.startswith("그 이후에는") for t in texts):
+        i = next(i for i, t in enumerate(texts) if t.startswith("그 이후에는"))
+        assert i > 0 and "납부하여야" in texts[i - 1]
+
+
+def test_support_comes_from_the_lead_document_unless_the_question_compares():
+    other = _hit("기숙사비는 1학기 기준 1,200,000원이며, 입사 전에 납부하여야 합니다.", "dorm", "생활관 안내", 0.9)
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("계절학기 수강료는 얼마인가요?", [_hit(NOTICE), other])
+    cited = {c.chunk_id for s in ans.sentences for c in s.citations}
+    assert cited == {"notice#s1"}
+
+
+def test_shipped_model_card_states_cross_validated_figures():
+    from importlib import resources
+
+    data = json.loads(resources.files("geunkeo.data").joinpath("unit_ranker.json").read_text("utf-8"))
+    cv = data["cross_validated"]
+    assert cv["folds"] >= 5 and cv["grouped_by"] == "question"
+    assert {"tydi", "autorag-ko"} <= set(cv["per_source"])
