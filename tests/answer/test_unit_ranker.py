@@ -34,6 +34,7 @@ def test_intrinsic_features_read_a_pointing_start_a_lead_in_and_garble():
     clean = intrinsic("수강료는 1학점당 80,000원이며 기간 중 납부하여야 합니다.")[5]
     garbled = intrinsic("다 시 대 한 민 국 ▒▒ ¶¶ 새 로 운 국 민 의 아 래")[5]
     assert garbled > 0.5 > clean
+    assert intrinsic("1914년에는 『유형지에서』와 『심판』 집필에 들어갔다.")[5] < 0.5  # title brackets are not garble
 
 
 def test_bigrams_ignore_spacing_and_punctuation():

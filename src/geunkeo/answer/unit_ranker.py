@@ -43,7 +43,7 @@ FEATURES = (
 QUESTION_FEATURES = (*(f"best_{f}" for f in FEATURES), *(f"max_{f}" for f in FEATURES), "p_best", "p_second")
 
 _LEAD_IN = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
-_NOISE = re.compile(r"[^\w\s.,%()·~\-:/'\"“”‘’\[\]<>※①-⑳]")
+_NOISE = re.compile(r"[^\w\s.,%()·~\-:/'\"“”‘’\[\]<>※①-⑳『』「」《》〈〉]")
 _BIGRAM_DROP = re.compile(r"[\W_]+")
 # the tags of a first word that points back at a sentence not shown: a determiner (그, 이, 동), a pronoun (이, 이것),
 # a conjunctive adverb (그러나, 따라서)
