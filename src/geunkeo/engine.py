@@ -181,9 +181,11 @@ class Engine:
         llm = opts.llm
         if llm is None and resolve_name(opts.answerer, self.settings) == "llm":
             llm = self.llm()
-        return answer_hits(query, hits, self.settings, answerer=opts.answerer, llm=llm,
-                           terms=plan.bm25_terms if plan else None, trace=trace, embedder=self.cached_embedder,
-                           term_sources=plan.info.get("term_sources") if plan else None)
+        terms = plan.bm25_terms if plan else None
+        return answer_hits(query, hits, self.settings, answerer=opts.answerer, llm=llm, terms=terms, trace=trace,
+                           embedder=self.cached_embedder,
+                           term_sources=plan.info.get("term_sources") if plan else None,
+                           rarity=self.store.term_rarity(list(terms)) if terms else None)
 
 
 def open_index(path: str | Path, settings: Settings | None = None) -> Engine:

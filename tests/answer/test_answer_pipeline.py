@@ -60,6 +60,7 @@ def test_default_pipeline_is_extractive_cited_and_answered():
     assert ans.answerer == "extractive" and ans.fallback is None
     assert ans.gate.action == "answer"
     assert ans.gate.checks["citation_coverage"] == 1.0
+    assert 0.0 < ans.gate.checks["unit_probability"] <= 1.0  # recorded for every answer
     assert ans.filter_report.removed == []
     assert [s.name for s in ans.trace.stages] == ["answer.generate", "answer.filter", "answer.verify", "answer.gate"]
     # extractive sentences quote their chunks: every one is verified by the verbatim fast path, none removed
@@ -215,6 +216,15 @@ def test_gate_decisions():
     assert decide(_answer([plain], hits, 1), s, can_regenerate=False, confidence=ok).action == "escalate"
     low = decide(_answer([cited], hits), s, can_regenerate=True, confidence=(0.1, {}))
     assert low.action == "escalate" and low.reasons == ["retrieval_low_confidence: 0.10 < 0.30"]
+    # the learned answer probability withholds only when the settings say it decides
+    unlikely = (0.1, 0.4)
+    by_rules = decide(_answer([cited], hits), s, can_regenerate=True, confidence=ok, unit_confidence=unlikely)
+    assert by_rules.action == "answer" and by_rules.checks["unit_probability"] == 0.1
+    learned = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3, withhold_by="ranker")
+    by_ranker = decide(_answer([cited], hits), learned, can_regenerate=True, confidence=ok, unit_confidence=unlikely)
+    assert by_ranker.action == "escalate" and by_ranker.reasons[0].startswith("not_answered: no passage")
+    assert decide(_answer([cited], hits), learned, can_regenerate=True, confidence=ok,
+                  unit_confidence=(0.6, 0.4)).action == "answer"
     generic_only = _answer([AnswerSentence(CONTACT, generic=True)], hits)
     assert decide(generic_only, s, can_regenerate=False, confidence=ok).action == "escalate"
 

@@ -9,7 +9,18 @@ import numpy as np
 import pytest
 
 from geunkeo.answer.extractive import ExtractiveAnswerer
-from geunkeo.answer.unit_ranker import FEATURES, Logistic, UnitRanker, bigrams, get_unit_ranker, intrinsic
+from geunkeo.answer.unit_ranker import (
+    EVIDENCE,
+    FEATURES,
+    Evidence,
+    Logistic,
+    QueryView,
+    UnitRanker,
+    bigrams,
+    evidence_features,
+    get_unit_ranker,
+    intrinsic,
+)
 from geunkeo.config import AnswerSettings
 from geunkeo.corpus.base import Chunk
 from geunkeo.retrieve.base import Hit
@@ -63,7 +74,7 @@ def test_probabilities_follow_the_weights():
     p = ranker.probabilities(x)
     assert p[0] == pytest.approx(0.5) and p[1] > 0.85
     # without an answerability head, the answer probability is the best unit's
-    assert ranker.answer_probability(x, p) == pytest.approx(p.max())
+    assert ranker.answer_probability(x, p, np.zeros(len(EVIDENCE))) == pytest.approx(p.max())
 
 
 def test_the_fact_leads_not_the_lead_in_nor_a_sentence_pointing_back():
@@ -94,3 +105,24 @@ def test_shipped_model_card_states_cross_validated_figures():
     cv = data["cross_validated"]
     assert cv["folds"] >= 5 and cv["grouped_by"] == "question"
     assert {"tydi", "autorag-ko"} <= set(cv["per_source"])
+
+
+def test_evidence_reads_the_chunk_that_holds_most_of_the_question_and_the_rarest_word_it_lacks():
+    view = QueryView({"부산은행": 1.0, "시중은행": 1.0, "전환": 1.0, "신청하다": 1.0}, bigrams("q"), False, "ko")
+    rarity = {"부산은행": 1.0, "시중은행": 0.6, "전환": 0.4, "신청하다": 0.9}
+    texts = ["대구은행의 시중은행 전환 인가 신청을 심사하였다.", "부산 지역 경제 동향"]
+    ev = dict(zip(EVIDENCE, evidence_features(view, [], Evidence(texts, rarity, "ko", 0.9, 0.8, False)),
+                  strict=True))
+    assert ev["chunk_coverage"] == pytest.approx(0.5)  # 시중은행, 전환 (a verb's lemma is not looked for in text)
+    assert ev["rarest_noun_missing"] == 1.0 and ev["noun_missing_max_rarity"] == 1.0
+    assert ev["rarest_held_part"] == pytest.approx(1 / 3)  # of 부산/산은/은행 the best chunk holds 은행
+    assert ev["cross_lingual"] == 0.0 and ev["dense_top"] == pytest.approx(0.9) and ev["rules_score"] == 0.8
+
+
+def test_a_head_trained_on_other_question_features_is_refused():
+    n = len(FEATURES)
+    units = {"mean": [0] * n, "scale": [1] * n, "weights": [0] * n, "bias": 0}
+    bad = {"features": list(FEATURES), "units": units, "question_features": ["p_best"],
+           "answerable": {"mean": [0], "scale": [1], "weights": [1], "bias": 0}, "threshold": 0.5}
+    with pytest.raises(ValueError, match="retrain"):
+        UnitRanker.from_dict(bad)

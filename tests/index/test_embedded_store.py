@@ -84,3 +84,11 @@ def test_embedding_cache_embeds_repeated_texts_once(tmp_path):
     assert v[:, 0].tolist() == [2.0, 2.0, 2.0, 2.0] and emb.misses == 4
     emb.embed_passages(["학칙"])
     assert inner.seen == ["규정", "학칙"] and emb.hits == 1
+
+
+def test_term_rarity_is_bm25_idf_scaled_to_a_term_no_chunk_holds():
+    s = _store()
+    rarity = s.term_rarity(["휴학", "신청", "없는말"])
+    assert rarity["없는말"] == 1.0
+    assert 0.0 < rarity["신청"] < rarity["휴학"] < 1.0  # in two chunks of three, in one
+    assert EmbeddedStore(8).term_rarity(["휴학"]) == {}  # an empty store cannot tell

@@ -65,6 +65,9 @@ def test_store_round_trip_matches_embedded(tmp_path):
     assert again.search_titles(vecs[1], 1)[0][0] == "d1"
     assert again.get("d1#s2").text == "등록금 납부 기간" and again.chunk_terms("d1#s2") == TERMS[2]
     assert again.search_sparse(["없는말"], 5) == []
+    # both stores tell the answer stage how rare a term is, alike
+    terms = ["휴학", "기간", "없는말"]
+    assert again.term_rarity(terms) == pytest.approx(emb.term_rarity(terms))
 
 
 REG = """---

@@ -34,10 +34,13 @@ from geunkeo.answer.slots import (
     states_other_count,
 )
 from geunkeo.answer.unit_ranker import (
+    EVIDENCE,
+    Evidence,
     HitView,
     QueryView,
     UnitRanker,
     bigrams,
+    evidence_features,
     feature_matrix,
     get_unit_ranker,
     intrinsic,
@@ -266,6 +269,20 @@ class RankedUnits:
     units_by_hit: dict[int, tuple]
     features: np.ndarray
     weights: dict[str, float]
+    view: QueryView
+
+    def evidence(self, hits: list[Hit], rarity: dict[str, float], top: int, rules_score: float = 1.0,
+                 rules_unmatched: bool = False) -> np.ndarray:
+        """The answerability head's evidence features over the top `top` hits (unit_ranker.evidence_features)."""
+        if not hits:
+            return np.zeros(len(EVIDENCE))
+        ev = Evidence([h.chunk.text for h in hits[:top]], rarity, hits[0].chunk.lang,
+                      float(hits[0].scores.get("dense", 0.0)), rules_score, rules_unmatched)
+        return evidence_features(self.view, self.candidates, ev)
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        return np.asarray([c.prob for c in self.candidates])
 
 
 _SLOT_BONUS = 0.25
@@ -339,7 +356,7 @@ class ExtractiveAnswerer(Answerer):
         x = feature_matrix(view, cands, hit_views)
         for c, p in zip(cands, self.ranker.probabilities(x), strict=True):
             c.prob = float(p)
-        return RankedUnits(cands, units_by_hit, x, weights)
+        return RankedUnits(cands, units_by_hit, x, weights, view)
 
     def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float], slots: list[str],
                     only_lang: str | None = None) -> tuple[list[_Candidate], dict[int, tuple]]:

@@ -14,9 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
-
-from geunkeo.answer.answerability import assess
+from geunkeo.answer.answerability import Answerability, assess
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
 from geunkeo.answer.cited import render
 from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang
@@ -60,10 +58,12 @@ def load_lines(path: str | None, setting: str = "answer.departments_file") -> tu
 
 def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *, answerer: str | None = None,
                 llm: LLM | None = None, terms: dict[str, float] | None = None,
-                trace: Trace | None = None, embedder=None, term_sources: dict[str, str] | None = None) -> Answer:
+                trace: Trace | None = None, embedder=None, term_sources: dict[str, str] | None = None,
+                rarity: dict[str, float] | None = None) -> Answer:
     """Answer `query` from `hits`: generate, filter, verify, gate. `llm` overrides the configured one (tests,
     reuse); `embedder` is the index's, reused by the verification's support checker; `terms` and `term_sources`
-    are the query plan's BM25 terms and where each expansion came from (the answerability check reads them)."""
+    are the query plan's BM25 terms and where each expansion came from (the answerability check reads them);
+    `rarity` is the index's rarity of those terms (the learned answerability reads it)."""
     settings = settings or load_settings()
     trace = trace if trace is not None else Trace()
     name = resolve_name(answerer, settings) if llm is None or answerer else "llm"
@@ -79,7 +79,7 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
     with trace.stage("answer.gate"):
         conf = retrieval_confidence(query, hits, terms, term_sources)
         able = assess(query, hits, terms, term_sources)
-        unit = unit_confidence(query, hits, settings, terms)
+        unit = unit_confidence(query, hits, settings, terms, rarity, able)
         gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf,
                       answerability=able, unit_confidence=unit)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
@@ -107,16 +107,19 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
 # -- steps ------------------------------------------------------------------------------------------------------
 
 
-def unit_confidence(query: str, hits: list[Hit], settings: Settings,
-                    terms: dict[str, float] | None = None) -> tuple[float, float]:
-    """(the unit ranker's probability for the best unit of the top chunks, the threshold to serve): the same
-    relevance decision for every answerer, read on the documents, not on what the answerer wrote."""
+def unit_confidence(query: str, hits: list[Hit], settings: Settings, terms: dict[str, float] | None = None,
+                    rarity: dict[str, float] | None = None,
+                    able: Answerability | None = None) -> tuple[float, float]:
+    """(the probability that the top chunks state what was asked, the threshold to serve): the same decision for
+    every answerer, read on the documents, not on what the answerer wrote (answer/unit_ranker.py). `rarity` is
+    the index's rarity of the query's terms (VectorStore.term_rarity)."""
     answerer = ExtractiveAnswerer(settings.answer)
     best = 0.0
     if hits:
         ranked = answerer.ranked_units(query, hits, terms)
-        probs = np.asarray([c.prob for c in ranked.candidates])
-        best = answerer.ranker.answer_probability(ranked.features, probs)
+        evidence = ranked.evidence(hits, rarity or {}, settings.answer.extractive_top_chunks,
+                                   able.score if able else 1.0, bool(able and able.unmatched))
+        best = answerer.ranker.answer_probability(ranked.features, ranked.probabilities, evidence)
     threshold = settings.answer.gate_min_unit_probability
     return best, answerer.ranker.threshold if threshold is None else threshold
 

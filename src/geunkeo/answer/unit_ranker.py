@@ -38,9 +38,16 @@ FEATURES = (
     "length", "short", "lead_in", "dangling", "no_ending", "garble", "digit_share", "cross_lingual", "bias_ko",
     "pool_coverage", "asked_unit", "other_unit",
 )
-# what the answerability head reads of a question's candidates: the best unit's features, the best value of each
-# feature over all candidates, and the best and second-best unit probabilities
-QUESTION_FEATURES = (*(f"best_{f}" for f in FEATURES), *(f"max_{f}" for f in FEATURES), "p_best", "p_second")
+# what the answerability head reads of a question: the two best unit probabilities and what the best unit holds,
+# then the evidence (`evidence_features`): how much of the question the top chunks hold, and the one top chunk that
+# holds most of it (a look-alike question finds its words spread over several documents); of the question's nouns
+# that chunk lacks, how rare they are in the whole index (a rare word no top chunk holds: the documents are about something
+# else), whether the rarest noun of the question is among them and how much of it the chunks still hold (대응책 in a
+# text on 대응: a paraphrase; 부산은행 beside 은행: another bank); a number they lack; whether the question crosses
+# languages; the top chunk's dense score; the word-overlap rules' score and whether their focus check failed
+EVIDENCE = ("coverage", "chunk_coverage", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
+            "rarest_held_part", "number_missing", "cross_lingual", "dense_top", "rules_score", "rules_unmatched")
+QUESTION_FEATURES = ("p_best", "p_second", "best_overlap_raw", "best_bigrams", "best_asks_figure_lacks", *EVIDENCE)
 
 _LEAD_IN = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
 _NOISE = re.compile(r"[^\w\s.,%()·~\-:/'\"“”‘’\[\]<>※①-⑳『』「」《》〈〉]")
@@ -154,13 +161,64 @@ def feature_matrix(query: QueryView, cands: Sequence[Candidate], hits: Sequence[
     return np.asarray(rows, dtype=float)
 
 
-def question_features(x: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """`QUESTION_FEATURES` of one question from its candidates' feature rows and probabilities."""
+@dataclass(frozen=True)
+class Evidence:
+    """What the answer stage knows about a question's top chunks besides its units: their texts, the index's
+    rarity of the question's terms (VectorStore.term_rarity; a term it does not give counts as 0.5), the top
+    chunk's language and dense score, and the word-overlap rules' verdict (answer/answerability.py)."""
+
+    top_texts: Sequence[str]
+    rarity: dict[str, float]
+    top_lang: str
+    dense_top: float
+    rules_score: float = 1.0
+    rules_unmatched: bool = False
+
+
+def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence) -> np.ndarray:
+    """`EVIDENCE` of one question."""
+    flats = [re.sub(r"\s+", "", t).lower() for t in ev.top_texts] or [""]
+    topic = list(query.weights)
+    total = sum(query.weights.values()) or 1.0
+    held_by = [{t for t in topic if t.lower() in f} for f in flats]
+    held_by[0] |= {t for t in topic if any(t in c.terms for c in cands if c.rank == 0)}
+    anywhere = set().union(*held_by) | {t for t in topic if any(t in c.terms for c in cands)}
+    best = max(range(len(flats)), key=lambda i: sum(query.weights[t] for t in held_by[i]))
+    held, flat = held_by[best], flats[best]
+    # nouns, numbers and foreign words: a verb's lemma (신청하다) is rarely written as such
+    nouns = [t for t in topic if not (HANGUL.search(t) and t.endswith("다"))]
+    rare = {t: ev.rarity.get(t, 0.5) for t in nouns}
+    missing = [t for t in nouns if t not in held]
+    rarest = max(nouns, key=lambda t: rare[t]) if nouns else None
+    part = 1.0
+    if rarest is not None and rarest not in held:
+        grams = bigrams(rarest)
+        part = sum(g in flat for g in grams) / len(grams) if grams else 0.0
+    return np.asarray([
+        sum(query.weights[t] for t in anywhere) / total,
+        sum(query.weights[t] for t in held) / total,
+        max((rare[t] for t in missing), default=0.0),
+        sum(rare[t] for t in missing) / (sum(rare.values()) or 1.0),
+        float(rarest is not None and rarest not in held),
+        part,
+        float(any(any(ch.isdigit() for ch in t) for t in missing)),
+        float(query.lang != ev.top_lang),
+        ev.dense_top,
+        ev.rules_score,
+        float(ev.rules_unmatched),
+    ])
+
+
+def question_features(x: np.ndarray, probs: np.ndarray, evidence: np.ndarray) -> np.ndarray:
+    """`QUESTION_FEATURES` of one question from its candidates' feature rows, their probabilities and its
+    `evidence_features`."""
     if not len(x):
-        return np.zeros(len(QUESTION_FEATURES))
+        return np.concatenate([np.zeros(5), evidence])
     order = np.argsort(-probs)
+    best = x[order[0]]
     second = probs[order[1]] if len(order) > 1 else 0.0
-    return np.concatenate([x[order[0]], x.max(0), [probs[order[0]], second]])
+    return np.concatenate([[probs[order[0]], second, best[FEATURES.index("overlap_raw")],
+                            best[FEATURES.index("bigrams")], best[FEATURES.index("asks_figure_lacks")]], evidence])
 
 
 @dataclass(frozen=True)
@@ -173,7 +231,9 @@ class Logistic:
     bias: float
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
+        # a feature far outside what training saw (no dense score in a BM25-only search: 0 where training saw
+        # 0.85-0.95) counts as at most 5 standard deviations, not 45
+        z = np.clip((x - self.mean) / self.scale, -5.0, 5.0) @ self.weights + self.bias
         return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
     @classmethod
@@ -198,13 +258,14 @@ class UnitRanker:
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         return self.units(x) if len(x) else np.zeros(0)
 
-    def answer_probability(self, x: np.ndarray, probs: np.ndarray) -> float:
-        """The probability that the candidates hold a unit that states the answer (0 without candidates)."""
+    def answer_probability(self, x: np.ndarray, probs: np.ndarray, evidence: np.ndarray) -> float:
+        """The probability that the top chunks hold the answer (0 without candidates; the best unit's probability
+        when no answerability head was trained)."""
         if not len(x):
             return 0.0
         if self.answerable is None:
             return float(probs.max())
-        return float(self.answerable(question_features(x, probs)[None, :])[0])
+        return float(self.answerable(question_features(x, probs, evidence)[None, :])[0])
 
     @classmethod
     def from_dict(cls, d: dict) -> UnitRanker:
@@ -212,6 +273,9 @@ class UnitRanker:
             raise ValueError(f"unit ranker was trained on features {tuple(d['features'])}, the code computes "
                              f"{FEATURES}; retrain it with scripts/train_unit_ranker.py")
         head = d.get("answerable")
+        if head and tuple(d.get("question_features", ())) != QUESTION_FEATURES:
+            raise ValueError("the answerability head was trained on other question features; retrain it with "
+                             "scripts/train_unit_ranker.py")
         return cls(Logistic.from_dict(d["units"]), Logistic.from_dict(head) if head else None,
                    float(d["threshold"]))
 

@@ -85,6 +85,12 @@ class VectorStore(ABC):
     @abstractmethod
     def search_sparse(self, terms: list[str], k: int, weights: dict[str, float] | None = None) -> list[ScoredId]: ...
 
+    def term_rarity(self, terms: Sequence[str]) -> dict[str, float]:
+        """Each term's BM25 idf over the indexed chunks, scaled so that 1.0 is a term no chunk holds ({} when the
+        store cannot tell). The answer stage reads it: a rare word of the question that the retrieved chunks lack
+        is a sign the documents do not answer it."""
+        return {}
+
     @abstractmethod
     def search_dense(self, vector: np.ndarray, k: int) -> list[ScoredId]: ...
 

@@ -8,6 +8,7 @@ instead of re-analysing text.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,6 +49,12 @@ def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     idx = np.argpartition(-scores, k - 1)[:k]
     return idx[np.argsort(-scores[idx], kind="stable")]
+
+
+def scaled_idf(df: int, n: int) -> float:
+    """BM25's idf of a term in `df` of `n` chunks over the idf of a term in none: 1.0 = never indexed."""
+    top = math.log(1 + (n + 0.5) / 0.5)
+    return math.log(1 + (n - df + 0.5) / (df + 0.5)) / top if n else 1.0
 
 
 class EmbeddedStore(VectorStore):
@@ -127,6 +134,13 @@ class EmbeddedStore(VectorStore):
         scores = self.sparse_scores(terms, weights)
         idx = _top_k(scores, k)
         return [ScoredId(self._chunks[i].chunk_id, float(scores[i])) for i in idx if scores[i] > 0]
+
+    def term_rarity(self, terms: Sequence[str]) -> dict[str, float]:
+        if self._bm25 is None:
+            return {}
+        vocab, indptr = self._bm25.vocab_dict, self._bm25.scores["indptr"]
+        n = len(self._chunks)
+        return {t: scaled_idf(int(indptr[vocab[t] + 1] - indptr[vocab[t]]) if t in vocab else 0, n) for t in terms}
 
     def sparse_scores(self, terms: list[str], weights: dict[str, float] | None = None) -> np.ndarray:
         """BM25 score of every chunk; terms grouped by weight so each group is one sparse pass."""

@@ -216,6 +216,13 @@ class MilvusStore(VectorStore):
         db.load_collection(name)
         db.load_collection(name + "_titles")
 
+    def term_rarity(self, terms: Sequence[str]) -> dict[str, float]:
+        n = int(self._state.get("chunks", 0))
+        if not n:
+            return {}
+        top = math.log(1 + (n + 0.5) / 0.5)
+        return {t: (self._vocab[t][1] / top if t in self._vocab else 1.0) for t in terms}
+
     @classmethod
     def load(cls, path: Path, uri: str | None = None, prefix: str = "geunkeo",
              token: str | None = None) -> MilvusStore:
