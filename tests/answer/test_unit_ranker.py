@@ -38,14 +38,18 @@ def _hit(text: str, doc: str = "notice", title: str = "계절학기 안내", sco
 
 
 def test_intrinsic_features_read_a_pointing_start_a_lead_in_and_garble():
-    length, short, lead_in, dangling, no_ending, garble, digits = intrinsic("그 이후에는 환불되지 않습니다.")
-    assert dangling == 1.0 and no_ending == 0.0 and lead_in == 0.0
-    assert intrinsic("수강료는 1학점당 80,000원입니다.")[3] == 0.0
-    assert intrinsic("관련 사항을 다음과 같이 안내합니다.")[2] == 1.0
-    clean = intrinsic("수강료는 1학점당 80,000원이며 기간 중 납부하여야 합니다.")[5]
-    garbled = intrinsic("다 시 대 한 민 국 ▒▒ ¶¶ 새 로 운 국 민 의 아 래")[5]
+    shape = intrinsic("그 이후에는 환불되지 않습니다.")
+    assert shape.dangling == 1.0 and shape.no_ending == 0.0 and shape.lead_in == 0.0 and shape.cut_start == 0.0
+    assert intrinsic("수강료는 1학점당 80,000원입니다.").dangling == 0.0
+    assert intrinsic("관련 사항을 다음과 같이 안내합니다.").lead_in == 1.0
+    clean = intrinsic("수강료는 1학점당 80,000원이며 기간 중 납부하여야 합니다.").garble
+    garbled = intrinsic("다 시 대 한 민 국 ▒▒ ¶¶ 새 로 운 국 민 의 아 래").garble
     assert garbled > 0.5 > clean
-    assert intrinsic("1914년에는 『유형지에서』와 『심판』 집필에 들어갔다.")[5] < 0.5  # title brackets are not garble
+    assert intrinsic("1914년에는 『유형지에서』와 『심판』 집필에 들어갔다.").garble < 0.5  # title brackets are not garble
+    # a piece a page cut starts with a dependent noun, a particle or a verb's stem
+    assert intrinsic("등의 비용부담 증대로 건설업이 위축되었다.").cut_start == 1.0
+    assert intrinsic("하였다.").cut_start == 1.0
+    assert intrinsic("그렇다면 원고의 청구는 이유 없다.").dangling == 1.0
 
 
 def test_bigrams_ignore_spacing_and_punctuation():

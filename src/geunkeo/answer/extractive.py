@@ -403,13 +403,15 @@ class ExtractiveAnswerer(Answerer):
 
     def _choose(self, cands: list[_Candidate], doc_of: list[str], parts: dict[str, float] | None = None,
                 compares: bool = False) -> list[_Candidate]:
-        """The lead (the most probable unit that is not about another member of the asked series and does not
-        open with a proviso), then supporting units by MMR over their probability: from the lead's document
+        """The lead (the most probable unit that is not about another member of the asked series, does not open
+        with a proviso and does not start inside a sentence), then supporting units by MMR over their probability: from the lead's document
         unless the question compares, at least `_SUPPORT_SHARE` of the lead's probability, never garbled."""
-        pool = sorted((c for c in cands if intrinsic(c.unit.text)[5] < _MAX_GARBLE), key=lambda c: -c.prob)
+        pool = sorted((c for c in cands if intrinsic(c.unit.text).garble < _MAX_GARBLE), key=lambda c: -c.prob)
         if not pool:
             return []
-        leads = [c for c in pool if not c.other_member and not PROVISO_LEAD.match(c.unit.text)] or pool
+        # a unit that starts inside a sentence ("등의 비용부담 …") is no answer to read first
+        leads = [c for c in pool if not c.other_member and not PROVISO_LEAD.match(c.unit.text)
+                 and not intrinsic(c.unit.text).cut_start] or pool
         lead = leads[0]
         chosen = [lead]
         rest = [c for c in pool if c is not lead and c.prob >= _SUPPORT_SHARE * lead.prob
@@ -471,7 +473,7 @@ class ExtractiveAnswerer(Answerer):
                 continue
             units = units_by_hit.get(c.rank, ())
             prev = c.unit.position - 1
-            pointing = PROVISO_LEAD.match(c.unit.text) or intrinsic(c.unit.text)[3]
+            pointing = PROVISO_LEAD.match(c.unit.text) or intrinsic(c.unit.text).dangling
             if pointing and prev >= 0 and (c.rank, prev) not in placed:
                 place(c.rank, prev)
             place(c.rank, c.unit.position, c)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -35,7 +35,8 @@ FEATURES = (
     "overlap", "overlap_raw", "overlap_rare", "bigrams", "overlap_relative", "overlap_first",
     "slot", "asks_figure_has", "asks_figure_lacks", "figure", "label_answers",
     "position", "chunk_rank", "chunk_score", "title_share", "other_member",
-    "length", "short", "lead_in", "dangling", "no_ending", "garble", "digit_share", "cross_lingual", "bias_ko",
+    "length", "short", "lead_in", "dangling", "no_ending", "garble", "digit_share", "cut_start", "cross_lingual",
+    "bias_ko",
     "pool_coverage", "asked_unit", "other_unit",
 )
 # what the answerability head reads of a question: the two best unit probabilities and what the best unit holds,
@@ -54,7 +55,10 @@ _NOISE = re.compile(r"[^\w\s.,%()·~\-:/'\"“”‘’\[\]<>※①-⑳『』「
 _BIGRAM_DROP = re.compile(r"[\W_]+")
 # the tags of a first word that points back at a sentence not shown: a determiner (그, 이, 동), a pronoun (이, 이것),
 # a conjunctive adverb (그러나, 따라서)
-_POINTING = frozenset({"MM", "NP", "MAJ"})
+_POINTING = frozenset({"MM", "NP", "MAJ", "XR", "VA-I"})  # 이러한 (XR), 그렇다면 (VA-I) too
+# the tags of a first word that shows the unit starts inside a sentence a page or column cut ("등의 비용부담 …",
+# "상하였다.", "의 대화인 …"): a verb or adjective, an ending, a particle, a suffix, a dependent noun, an interjection
+_CUT = ("VV", "VA", "VX", "VCP", "VCN", "E", "J", "XS", "NNB", "IC", "SO", "SF")
 
 
 class Candidate(Protocol):
@@ -102,24 +106,38 @@ def bigrams(text: str) -> frozenset[str]:
     return frozenset(s[i: i + 2] for i in range(len(s) - 1))
 
 
+class Shape(NamedTuple):
+    """How a unit reads on its own (`intrinsic`)."""
+
+    length: float  # log length, 1.0 at 400 characters
+    short: float
+    lead_in: float  # introduces a list or what follows ("다음과 같다", "as follows:")
+    dangling: float  # its first word points back at a sentence not shown
+    no_ending: float  # it stops without a sentence ending
+    garble: float  # symbols outside text punctuation, spaced-out syllables
+    digits: float  # share of digits
+    cut_start: float  # it starts inside a sentence: a verb, an ending, a particle or a dependent noun first
+
+
 @lru_cache(maxsize=4096)
-def intrinsic(text: str) -> tuple[float, float, float, float, float, float, float]:
-    """Features of a unit on its own (cached: the same chunks come back): length, short, lead-in, dangling start,
-    no sentence ending, garble, digit share."""
+def intrinsic(text: str) -> Shape:
+    """How a unit reads on its own (cached: the same chunks come back)."""
     n = max(len(text), 1)
     words = text.split()
     single = sum(1 for w in words if len(w) == 1 and HANGUL.match(w)) / max(len(words), 1)
     garble = min(1.0, len(_NOISE.findall(text)) / n * 5 + single)
     digits = sum(ch.isdigit() for ch in text) / n
-    dangling = no_ending = 0.0
+    dangling = no_ending = cut = 0.0
     if HANGUL.search(text[:12]):
         head = get_kiwi().tokenize(text[:12])
-        dangling = float(bool(head) and str(head[0].tag) in _POINTING)
+        first = str(head[0].tag) if head else ""
+        dangling = float(first in _POINTING)
+        cut = float(first.startswith(_CUT) and first not in _POINTING)
     if HANGUL.search(text[-12:]):
         tail = get_kiwi().tokenize(text[-12:])
         no_ending = float(not any(str(t.tag) in ("EF", "ETN") for t in tail[-3:]))
-    return (min(math.log1p(n) / math.log1p(400), 1.5), float(n < 25), float(bool(_LEAD_IN.search(text))),
-            dangling, no_ending, garble, digits)
+    return Shape(min(math.log1p(n) / math.log1p(400), 1.5), float(n < 25), float(bool(_LEAD_IN.search(text))),
+                 dangling, no_ending, garble, digits, cut)
 
 
 def feature_matrix(query: QueryView, cands: Sequence[Candidate], hits: Sequence[HitView]) -> np.ndarray:
@@ -146,14 +164,14 @@ def feature_matrix(query: QueryView, cands: Sequence[Candidate], hits: Sequence[
         held = [t for t in query.weights if t in c.terms]
         ub = bigrams(c.text)
         big = len(query.bigrams & ub) / len(query.bigrams) if query.bigrams else 0.0
-        length, short, lead_in, dangling, no_ending, garble, digits = intrinsic(c.text)
+        shape = intrinsic(c.text)
         rows.append((
             c.overlap, len(held) / raw_total, sum(idf[t] for t in held) / idf_total, big, c.overlap / best,
             1.0 / (1 + first[i]),
             float(c.slot), float(query.asks_figure and c.figure), float(query.asks_figure and not c.figure),
             float(c.figure), float(c.label),
             1.0 / (1 + c.position), 1.0 / (1 + c.rank), hit.score_ratio, hit.title_share, float(c.other_member),
-            length, short, lead_in, dangling, no_ending, garble, digits,
+            *shape,
             float(query.lang != hit.lang), float(hit.lang == "ko"), coverage,
             float(query.count_unit is not None and states_count_of(c.text, query.count_unit)),
             float(query.count_unit is not None and states_other_count(c.text, query.count_unit)),
