@@ -138,11 +138,12 @@ class AnswerSettings(_Section):
     # chunks the gate withholds the answer. 0.4 on the project-written unanswerable sets: autorag-ko dev 88% of
     # unanswerable vs 16% of answerable withheld, sample gold 73% vs 4% (docs/benchmarks.md)
     gate_min_answerability: float = 0.4
-    # Who decides that the documents do not answer (answer/unit_ranker.py): "ranker" withholds when the learned
-    # probability that the best unit of the top chunks states the answer is below its threshold (chosen at
-    # training for a misleading answer costing 3 withheld ones); "rules" uses the word-overlap answerability
-    # check above; "both" withholds when either does
-    withhold_by: Literal["ranker", "rules", "both"] = "rules"
+    # Who decides that the documents do not answer: "rules" is the word-overlap answerability check above;
+    # "ranker" the learned answerability head (answer/unit_ranker.py: the probability that the top chunks hold
+    # the answer, below a threshold that withholds at most 5% of answerable Korean questions out of fold);
+    # "both" withholds when either does. On two unseen draws (docs/benchmarks.md § Session 13) "both" withheld
+    # more unanswerable questions than the rules alone at about the same answerable rate; the head alone fewer
+    withhold_by: Literal["ranker", "rules", "both"] = "both"
     # overrides the ranker's trained threshold (None: the one in data/unit_ranker.json)
     gate_min_unit_probability: float | None = None
     answerer: str = "auto"  # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm"

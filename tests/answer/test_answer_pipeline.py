@@ -218,9 +218,10 @@ def test_gate_decisions():
     assert low.action == "escalate" and low.reasons == ["retrieval_low_confidence: 0.10 < 0.30"]
     # the learned answer probability withholds only when the settings say it decides
     unlikely = (0.1, 0.4)
-    by_rules = decide(_answer([cited], hits), s, can_regenerate=True, confidence=ok, unit_confidence=unlikely)
+    rules = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3, withhold_by="rules")
+    by_rules = decide(_answer([cited], hits), rules, can_regenerate=True, confidence=ok, unit_confidence=unlikely)
     assert by_rules.action == "answer" and by_rules.checks["unit_probability"] == 0.1
-    learned = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3, withhold_by="ranker")
+    learned = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3)  # "both"
     by_ranker = decide(_answer([cited], hits), learned, can_regenerate=True, confidence=ok, unit_confidence=unlikely)
     assert by_ranker.action == "escalate" and by_ranker.reasons[0].startswith("not_answered: no passage")
     assert decide(_answer([cited], hits), learned, can_regenerate=True, confidence=ok,

@@ -130,3 +130,14 @@ def test_a_head_trained_on_other_question_features_is_refused():
            "answerable": {"mean": [0], "scale": [1], "weights": [1], "bias": 0}, "threshold": 0.5}
     with pytest.raises(ValueError, match="retrain"):
         UnitRanker.from_dict(bad)
+
+
+def test_an_unknown_feature_counts_as_its_training_mean():
+    n = len(EVIDENCE)
+    head = Logistic(np.full(n, 0.9), np.full(n, 0.02), np.ones(n), 0.0)
+    x = np.full((1, n), 0.9)
+    x[0, EVIDENCE.index("dense_top")] = float("nan")  # a BM25-only search has no dense score
+    assert head(x)[0] == pytest.approx(0.5)
+    far = np.full((1, n), 0.9)
+    far[0, 0] = -100.0  # 5,000 sd below: clipped to 5
+    assert head(far)[0] == pytest.approx(1 / (1 + np.exp(5.0)))

@@ -276,8 +276,9 @@ class RankedUnits:
         """The answerability head's evidence features over the top `top` hits (unit_ranker.evidence_features)."""
         if not hits:
             return np.zeros(len(EVIDENCE))
+        dense = hits[0].scores.get("dense")
         ev = Evidence([h.chunk.text for h in hits[:top]], rarity, hits[0].chunk.lang,
-                      float(hits[0].scores.get("dense", 0.0)), rules_score, rules_unmatched)
+                      None if dense is None else float(dense), rules_score, rules_unmatched)
         return evidence_features(self.view, self.candidates, ev)
 
     @property
@@ -290,12 +291,21 @@ _SUPPORT_SHARE = 0.2  # a supporting unit is at least this probable relative to 
 _MAX_SUPPORT = 2
 _COUNT_SHARE = 0.3  # a unit giving a number of the asked unit leads if it is this probable relative to the lead
 _MAX_GARBLE = 0.5  # units garbled beyond this (unit_ranker.intrinsic) are never shown
+_MIN_LETTERS = 0.1  # a unit shown has at least this share of letters (and two)
 _MMR_LAMBDA = 0.5
 _TITLE_TERM_WEIGHT = 0.35
 _BOUND_WORDS = frozenset({"최대", "최소", "최고", "최저"})
 _BOUND_WORD_WEIGHT = 0.35
 _OTHER_MEMBER_FACTOR = 0.5
 _NOVELTY_WEIGHT = 0.5
+
+
+def _readable(text: str) -> bool:
+    """Whether a unit can be shown: not garbled OCR, and not a table row of figures without its labels ("6 86.0
+    842 83.5 82.8"; a field line "일시: 2026. 2. 20.(금) 10:30" has its label)."""
+    chars = [ch for ch in text if not ch.isspace()]
+    letters = sum(ch.isalpha() for ch in chars)
+    return intrinsic(text).garble < _MAX_GARBLE and letters >= max(2.0, _MIN_LETTERS * len(chars))
 
 
 class ExtractiveAnswerer(Answerer):
@@ -406,7 +416,7 @@ class ExtractiveAnswerer(Answerer):
         """The lead (the most probable unit that is not about another member of the asked series, does not open
         with a proviso and does not start inside a sentence), then supporting units by MMR over their probability: from the lead's document
         unless the question compares, at least `_SUPPORT_SHARE` of the lead's probability, never garbled."""
-        pool = sorted((c for c in cands if intrinsic(c.unit.text).garble < _MAX_GARBLE), key=lambda c: -c.prob)
+        pool = sorted((c for c in cands if _readable(c.unit.text)), key=lambda c: -c.prob)
         if not pool:
             return []
         # a unit that starts inside a sentence ("등의 비용부담 …") is no answer to read first

@@ -182,13 +182,14 @@ def feature_matrix(query: QueryView, cands: Sequence[Candidate], hits: Sequence[
 @dataclass(frozen=True)
 class Evidence:
     """What the answer stage knows about a question's top chunks besides its units: their texts, the index's
-    rarity of the question's terms (VectorStore.term_rarity; a term it does not give counts as 0.5), the top
-    chunk's language and dense score, and the word-overlap rules' verdict (answer/answerability.py)."""
+    rarity of the question's terms (VectorStore.term_rarity; a term it does not give counts as 0.5; none at all:
+    the rarity features are unknown), the top chunk's language and dense score, and the word-overlap rules'
+    verdict (answer/answerability.py). An unknown feature is NaN, which the model reads as its training mean."""
 
     top_texts: Sequence[str]
     rarity: dict[str, float]
     top_lang: str
-    dense_top: float
+    dense_top: float | None  # None: the search had no dense side (a BM25-only search)
     rules_score: float = 1.0
     rules_unmatched: bool = False
 
@@ -206,6 +207,7 @@ def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence
     # nouns, numbers and foreign words: a verb's lemma (신청하다) is rarely written as such
     nouns = [t for t in topic if not (HANGUL.search(t) and t.endswith("다"))]
     rare = {t: ev.rarity.get(t, 0.5) for t in nouns}
+    unknown = float("nan")
     missing = [t for t in nouns if t not in held]
     rarest = max(nouns, key=lambda t: rare[t]) if nouns else None
     part = 1.0
@@ -215,13 +217,13 @@ def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence
     return np.asarray([
         sum(query.weights[t] for t in anywhere) / total,
         sum(query.weights[t] for t in held) / total,
-        max((rare[t] for t in missing), default=0.0),
-        sum(rare[t] for t in missing) / (sum(rare.values()) or 1.0),
+        max((rare[t] for t in missing), default=0.0) if ev.rarity else unknown,
+        sum(rare[t] for t in missing) / (sum(rare.values()) or 1.0) if ev.rarity else unknown,
         float(rarest is not None and rarest not in held),
         part,
         float(any(any(ch.isdigit() for ch in t) for t in missing)),
         float(query.lang != ev.top_lang),
-        ev.dense_top,
+        unknown if ev.dense_top is None else ev.dense_top,
         ev.rules_score,
         float(ev.rules_unmatched),
     ])
@@ -251,7 +253,8 @@ class Logistic:
     def __call__(self, x: np.ndarray) -> np.ndarray:
         # a feature far outside what training saw (no dense score in a BM25-only search: 0 where training saw
         # 0.85-0.95) counts as at most 5 standard deviations, not 45
-        z = np.clip((x - self.mean) / self.scale, -5.0, 5.0) @ self.weights + self.bias
+        # an unknown feature (NaN) counts as its training mean
+        z = np.nan_to_num(np.clip((x - self.mean) / self.scale, -5.0, 5.0), nan=0.0) @ self.weights + self.bias
         return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
     @classmethod
