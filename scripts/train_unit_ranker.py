@@ -263,13 +263,38 @@ def _zero_ranker() -> UnitRanker:
     return UnitRanker(Logistic(np.zeros(n), np.ones(n), np.zeros(n), 0.0), None, 0.5)
 
 
-def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, c: float) -> Logistic:
-    from sklearn.linear_model import LogisticRegression
+# the direction a feature can push, known before any data: more of the question held, the asked slot filled,
+# a field label that answers it never make a unit less likely; garble, a cut start, another series member or
+# another count unit never more likely. Without these bounds the overlap features, which move together, took
+# weights of opposite signs that reward a unit holding none of the question's words (a notice's "게시일: …" line)
+POSITIVE = {"overlap", "overlap_raw", "overlap_rare", "bigrams", "overlap_relative", "overlap_first", "slot",
+            "asks_figure_has", "label_answers", "asked_unit", "title_share", "pool_coverage",
+            "p_best", "best_overlap_raw", "best_bigrams", "coverage", "chunk_coverage", "rarest_held_part",
+            "dense_top", "rules_score"}
+NEGATIVE = {"asks_figure_lacks", "other_member", "garble", "cut_start", "other_unit", "dangling", "lead_in",
+            "best_asks_figure_lacks", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
+            "number_missing", "rules_unmatched"}
+
+
+def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, c: float, names: tuple[str, ...]) -> Logistic:
+    """L2-regularised logistic regression on standardised, clipped features, each weight within the sign its
+    feature can take (POSITIVE, NEGATIVE; free otherwise): L-BFGS-B."""
+    from scipy.optimize import minimize
 
     mean, scale = x.mean(0), x.std(0)
     scale[scale < 1e-9] = 1.0
-    model = LogisticRegression(C=c, max_iter=5000).fit(np.clip((x - mean) / scale, -5.0, 5.0), y, sample_weight=w)
-    return Logistic(mean, scale, model.coef_[0], float(model.intercept_[0]))
+    z = np.clip((x - mean) / scale, -5.0, 5.0)
+
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ theta[1:] + theta[0], -30, 30)))
+        value = -(w * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))).sum() + theta[1:] @ theta[1:] / (2 * c)
+        g = w * (p - y)
+        return float(value), np.concatenate([[g.sum()], z.T @ g + theta[1:] / c])
+
+    bounds = [(None, None)] + [(0, None) if n in POSITIVE else (None, 0) if n in NEGATIVE else (None, None)
+                               for n in names]
+    theta = minimize(loss, np.zeros(len(names) + 1), jac=True, method="L-BFGS-B", bounds=bounds).x
+    return Logistic(mean, scale, theta[1:], float(theta[0]))
 
 
 def _weight(g: Group, autorag_weight: float) -> float:
@@ -286,7 +311,7 @@ def fit(groups: list[Group], c: float, autorag_weight: float) -> Logistic:
     x = np.vstack([g.x for g in groups])
     y = np.concatenate([g.y for g in groups])
     w = np.concatenate([np.full(len(g.y), _weight(g, autorag_weight)) for g in groups])
-    return _logistic(x, y, w, c)
+    return _logistic(x, y, w, c, FEATURES)
 
 
 def fit_head(groups: list[Group], probs: list[np.ndarray], c: float, autorag_weight: float) -> Logistic:
@@ -299,7 +324,7 @@ def fit_head(groups: list[Group], probs: list[np.ndarray], c: float, autorag_wei
     groups, probs = [groups[i] for i in keep], [probs[i] for i in keep]
     x = np.vstack([question_features(g.x, p, g.evidence) for g, p in zip(groups, probs, strict=True)])
     y = np.asarray([float(g.has_gold) for g in groups])
-    return _logistic(x, y, np.asarray([_weight(g, autorag_weight) for g in groups]), c)
+    return _logistic(x, y, np.asarray([_weight(g, autorag_weight) for g in groups]), c, QUESTION_FEATURES)
 
 
 def _folds(groups: list[Group], folds: int, seed: int) -> dict[str, int]:

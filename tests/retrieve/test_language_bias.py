@@ -57,6 +57,20 @@ def test_a_same_language_hit_is_never_promoted_and_one_concept_is_not_enough():
     assert promote_covering_other_language(_hits(), "en", one, TERMS.__getitem__)[1] is None
 
 
+def test_one_concept_is_enough_when_no_chunk_of_the_index_holds_its_word():
+    # "How long can I take a leave of absence?" over English insurance terms and a Korean 휴학 notice: no chunk of
+    # the index holds "absence", so no English document can be about it
+    one = {"leav": "query", "absenc": "query", "휴학": "glossary:leave of absence→휴학"}
+    terms = {**TERMS, "hakchik#제13조": [*TERMS["hakchik#제13조"], "휴학"]}
+    rarity = {"leav": 0.8, "absenc": 1.0}
+    hits, moved = promote_covering_other_language(_hits(), "en", one, terms.__getitem__,
+                                                  rarity_of=lambda ts: {t: rarity.get(t, 0.5) for t in ts})
+    assert hits[0].chunk_id == "hakchik#제13조" and moved["concepts"] == ["leave of absence"]
+    indexed = {"absenc": 0.9, "leav": 0.8}  # an English document does mention it: one concept is not enough
+    assert promote_covering_other_language(_hits(), "en", one, terms.__getitem__,
+                                           rarity_of=lambda ts: {t: indexed.get(t, 0.5) for t in ts})[1] is None
+
+
 def test_a_multi_word_phrase_needs_all_its_words():
     sources = {"휴학": "glossary:leave of absence→휴학", "학기": "glossary:semester→학기"}
     concepts = glossary_concepts(sources)

@@ -289,6 +289,9 @@ class RankedUnits:
 _SLOT_BONUS = 0.25
 _SUPPORT_SHARE = 0.2  # a supporting unit is at least this probable relative to the lead (autorag-ko dev)
 _MAX_SUPPORT = 2
+# a supporting unit that fills an asked slot (an amount, a date, an office …) no chosen unit fills gets this much
+# more; chosen on autorag-ko dev and the sample set (key facts in the closing note of session 13)
+_FIGURE_WEIGHT = 0.5
 _COUNT_SHARE = 0.3  # a unit giving a number of the asked unit leads if it is this probable relative to the lead
 _MAX_GARBLE = 0.5  # units garbled beyond this (unit_ranker.intrinsic) are never shown
 _MIN_LETTERS = 0.1  # a unit shown has at least this share of letters (and two)
@@ -297,7 +300,13 @@ _TITLE_TERM_WEIGHT = 0.35
 _BOUND_WORDS = frozenset({"최대", "최소", "최고", "최저"})
 _BOUND_WORD_WEIGHT = 0.35
 _OTHER_MEMBER_FACTOR = 0.5
-_NOVELTY_WEIGHT = 0.5
+_NOVELTY_WEIGHT = 1.0  # a question asking several things: the share of its words no chosen unit holds yet
+
+
+def _fills(text: str, asked: frozenset[str] | set[str]) -> set[str]:
+    """The asked slots a unit fills: by what it states, or by its field label ("장소: …" answers where)."""
+    label = field_label(text)
+    return set(asked) & (sentence_slots(text) | (set(label_slots(label)) if label else set()))
 
 
 def _readable(text: str) -> bool:
@@ -329,8 +338,9 @@ class ExtractiveAnswerer(Answerer):
                           sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
         ranked = self.ranked_units(query, hits, terms)
         doc_of = [h.chunk.title or h.chunk.doc_id for h in hits]
-        compares = "difference" in question_slots(query)[:2]
-        chosen = self._choose(ranked.candidates, doc_of, ranked.weights if asks_several(query) else None, compares)
+        asked = frozenset(question_slots(query)[:2])
+        chosen = self._choose(ranked.candidates, doc_of, ranked.weights if asks_several(query) else None,
+                              "difference" in asked, asked)
         chosen = self._count_first(chosen, ranked.candidates, query, doc_of)
         ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
         ordered = self._with_context(ordered, ranked.units_by_hit)
@@ -412,10 +422,11 @@ class ExtractiveAnswerer(Answerer):
         return cands, units_by_hit
 
     def _choose(self, cands: list[_Candidate], doc_of: list[str], parts: dict[str, float] | None = None,
-                compares: bool = False) -> list[_Candidate]:
+                compares: bool = False, asked: frozenset[str] = frozenset()) -> list[_Candidate]:
         """The lead (the most probable unit that is not about another member of the asked series, does not open
-        with a proviso and does not start inside a sentence), then supporting units by MMR over their probability: from the lead's document
-        unless the question compares, at least `_SUPPORT_SHARE` of the lead's probability, never garbled."""
+        with a proviso and does not start inside a sentence), then supporting units by MMR over their probability
+        relative to the lead's, with a bonus for filling an `asked` slot no chosen unit fills: from the lead's
+        document unless the question compares, at least `_SUPPORT_SHARE` of the lead's probability, readable."""
         pool = sorted((c for c in cands if _readable(c.unit.text)), key=lambda c: -c.prob)
         if not pool:
             return []
@@ -431,10 +442,14 @@ class ExtractiveAnswerer(Answerer):
             # MMR: probability minus similarity to what is already said (notices repeat their contact line), plus,
             # for a question asking several things (`parts`), the share of its words no chosen unit holds yet
             said = frozenset().union(*(x.terms for x in chosen))
+            filled = set().union(*(_fills(x.unit.text, asked) for x in chosen))
 
-            def mmr(c: _Candidate, said: frozenset = said) -> float:
+            def mmr(c: _Candidate, said: frozenset = said, filled: set[str] = filled) -> float:
                 novel = sum(w for t, w in parts.items() if t in c.terms and t not in said) / total if parts else 0.0
-                return c.prob + _NOVELTY_WEIGHT * novel - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen)
+                # relative to the lead's probability: on the scale of the similarity it is weighed against
+                figure = _FIGURE_WEIGHT if _fills(c.unit.text, asked - filled) else 0.0
+                return (c.prob / (lead.prob or 1.0) + _NOVELTY_WEIGHT * novel + figure
+                        - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen))
 
             room = self.max_chars - sum(len(x.unit.text) for x in chosen)
             ready = [c for c in rest if len(c.unit.text) <= room]

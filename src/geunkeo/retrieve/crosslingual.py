@@ -24,6 +24,7 @@ from geunkeo.text.analyzer import get_analyzer
 GLOSSARY = "glossary:"
 MIN_CONCEPTS = 2
 CROSSLINGUAL_POOL = 20  # fused candidates searched for the other-language hit
+UNINDEXED = 0.999  # VectorStore.term_rarity of a term no chunk holds is 1.0
 
 
 def glossary_concepts(term_sources: dict[str, str]) -> dict[str, list[frozenset[str]]]:
@@ -50,16 +51,34 @@ def coverage(chunk_terms: set[str], concepts: dict[str, list[frozenset[str]]]) -
     return held / len(concepts)
 
 
+def unindexed_concepts(concepts: dict[str, list[frozenset[str]]],
+                       rarity_of: Callable[[list[str]], dict[str, float]] | None) -> list[str]:
+    """Concepts whose own phrase has a word no chunk of the index holds ("leave of absence" over an index whose
+    only English documents are insurance terms): no document in the question's language can be about them."""
+    if rarity_of is None:
+        return []
+    analyzer = get_analyzer()
+    out = []
+    for phrase in concepts:
+        own = analyzer.terms(phrase)
+        if own and any(r >= UNINDEXED for r in rarity_of(own).values()):
+            out.append(phrase)
+    return out
+
+
 def promote_covering_other_language(hits: list[Hit], query_lang: str, term_sources: dict[str, str],
                                     terms_of: Callable[[str], list[str]],
-                                    more: Callable[[], list[Hit]] | None = None) -> tuple[list[Hit], dict | None]:
+                                    more: Callable[[], list[Hit]] | None = None,
+                                    rarity_of: Callable[[list[str]], dict[str, float]] | None = None,
+                                    ) -> tuple[list[Hit], dict | None]:
     """`hits` with an other-language hit covering every concept moved first when the same-language top hit covers
-    under half of them; `more` gives further candidates, asked for only then. The second value describes the move
-    (None when nothing moved)."""
+    under half of them; `more` gives further candidates, asked for only then. One concept is enough when a word of
+    its phrase is in no chunk of the index (`rarity_of`: VectorStore.term_rarity). The second value describes the
+    move (None when nothing moved)."""
     if not hits or hits[0].chunk.lang != query_lang:
         return hits, None
     concepts = glossary_concepts(term_sources)
-    if len(concepts) < MIN_CONCEPTS:
+    if len(concepts) < MIN_CONCEPTS and not unindexed_concepts(concepts, rarity_of):
         return hits, None
     top_cov = coverage(set(terms_of(hits[0].chunk_id)), concepts)
     if top_cov >= 0.5:

@@ -204,7 +204,7 @@ class HybridRetriever:
         # built as hits only when the top hit misses the concepts
         promoted, moved = promote_covering_other_language(
             hits, plan.lang, plan.info.get("term_sources") or {}, self.store.chunk_terms,
-            more=lambda: [hit(item) for item in fused[depth:CROSSLINGUAL_POOL]])
+            more=lambda: [hit(item) for item in fused[depth:CROSSLINGUAL_POOL]], rarity_of=self.store.term_rarity)
         if moved:
             hits = promoted[:len(hits)]
             trace.decide("retrieve.crosslingual", "the top hit misses the question's concepts; an other-language "
