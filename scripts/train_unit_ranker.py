@@ -273,7 +273,7 @@ POSITIVE = {"overlap", "overlap_raw", "overlap_rare", "bigrams", "overlap_relati
             "dense_top", "rules_score"}
 NEGATIVE = {"asks_figure_lacks", "other_member", "garble", "cut_start", "other_unit", "dangling", "lead_in",
             "best_asks_figure_lacks", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
-            "number_missing", "rules_unmatched"}
+            "number_missing", "rules_unmatched", "proper_missing", "proper_unindexed"}
 
 
 def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, c: float, names: tuple[str, ...]) -> Logistic:
@@ -281,9 +281,11 @@ def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, c: float, names: tupl
     feature can take (POSITIVE, NEGATIVE; free otherwise): L-BFGS-B."""
     from scipy.optimize import minimize
 
-    mean, scale = x.mean(0), x.std(0)
-    scale[scale < 1e-9] = 1.0
-    z = np.clip((x - mean) / scale, -5.0, 5.0)
+    # an unknown feature (NaN: a question with no term to look up) is its column's mean, as at run time
+    mean, scale = np.nanmean(x, 0), np.nanstd(x, 0)
+    scale[~(scale >= 1e-9)] = 1.0
+    mean = np.nan_to_num(mean)
+    z = np.nan_to_num(np.clip((x - mean) / scale, -5.0, 5.0), nan=0.0)
 
     def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
         p = 1.0 / (1.0 + np.exp(-np.clip(z @ theta[1:] + theta[0], -30, 30)))

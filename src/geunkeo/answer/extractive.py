@@ -179,6 +179,14 @@ def _cut_at_connective(item: str) -> bool:
 
 
 @lru_cache(maxsize=256)
+def proper_nouns(text: str) -> frozenset[str]:
+    """The proper nouns Kiwi finds in a Korean text (부산은행, 쿠팡); none in other text."""
+    if not HANGUL.search(text):
+        return frozenset()
+    return frozenset(t.form for t in get_kiwi().tokenize(text) if str(t.tag) == "NNP" and len(t.form) >= 2)
+
+
+@lru_cache(maxsize=256)
 def title_terms(title: str) -> frozenset:
     """A document title's BM25 terms (every sentence of the document is about what its title names)."""
     return frozenset(get_analyzer().terms(title)) if title else frozenset()
@@ -368,7 +376,7 @@ class ExtractiveAnswerer(Answerer):
         cands, units_by_hit = self._candidates(query, hits, weights, slots, source_lang(lang, hits))
         topic = {t: w for t, w in weights.items() if t not in QUESTION_TERMS} or weights
         view = QueryView(topic, bigrams(query), bool(set(slots[:2]) & set(NUMERIC_SLOTS)), lang,
-                         count_unit(query) if "count" in slots[:2] else None)
+                         count_unit(query) if "count" in slots[:2] else None, proper_nouns(query))
         total = sum(topic.values()) or 1.0
         hit_views = [HitView(h.score / hits[0].score if hits[0].score > 0 else 0.0, h.chunk.lang,
                              sum(w for t, w in topic.items() if t in title_terms(h.chunk.title)) / total)

@@ -44,10 +44,12 @@ FEATURES = (
 # holds most of it (a look-alike question finds its words spread over several documents); of the question's nouns
 # that chunk lacks, how rare they are in the whole index (a rare word no top chunk holds: the documents are about something
 # else), whether the rarest noun of the question is among them and how much of it the chunks still hold (대응책 in a
-# text on 대응: a paraphrase; 부산은행 beside 은행: another bank); a number they lack; whether the question crosses
+# text on 대응: a paraphrase; 부산은행 beside 은행: another bank); a number they lack; a name (proper noun) of the
+# question that chunk lacks, or that no chunk of the index holds (a paraphrase is rarely a name); whether it crosses
 # languages; the top chunk's dense score; the word-overlap rules' score and whether their focus check failed
 EVIDENCE = ("coverage", "chunk_coverage", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
-            "rarest_held_part", "number_missing", "cross_lingual", "dense_top", "rules_score", "rules_unmatched")
+            "rarest_held_part", "number_missing", "proper_missing", "proper_unindexed", "cross_lingual", "dense_top",
+            "rules_score", "rules_unmatched")
 QUESTION_FEATURES = ("p_best", "p_second", "best_overlap_raw", "best_bigrams", "best_asks_figure_lacks", *EVIDENCE)
 
 _LEAD_IN = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
@@ -88,6 +90,7 @@ class QueryView:
     asks_figure: bool
     lang: str
     count_unit: str | None = None  # the unit a count question asks in ("몇 학기" → 학기), answer/slots.count_unit
+    proper: frozenset[str] = frozenset()  # the question's proper nouns (Kiwi NNP): 부산은행, 쿠팡, 네이버
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,8 @@ def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence
         float(rarest is not None and rarest not in held),
         part,
         float(any(any(ch.isdigit() for ch in t) for t in missing)),
+        float(any(t.lower() not in flat for t in query.proper)),
+        float(any(ev.rarity.get(t, 0.0) >= 0.999 for t in query.proper)) if ev.rarity else unknown,
         float(query.lang != ev.top_lang),
         unknown if ev.dense_top is None else ev.dense_top,
         ev.rules_score,
