@@ -170,6 +170,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     ap.add_argument("--index", type=Path, help="an existing index to answer from (skips building)")
     ap.add_argument("--llm", help="answer with this LLM provider (e.g. llamacpp); default extractive")
+    ap.add_argument("--answerer", choices=["llm", "extractive"],
+                    help="with --llm: answer extractively and use the LLM for the query stages only (translation)")
     ap.add_argument("--max-queries", type=int, default=0)
     ap.add_argument("-k", type=int, default=5)
     ap.add_argument("--show", type=int, default=0, help="print this many answers in full")
@@ -191,7 +193,7 @@ def main(argv=None) -> int:
     if args.max_queries:
         cases = cases[: args.max_queries]
     chunks = idx.store.chunks()
-    answerer = "llm" if args.llm else "extractive"
+    answerer = args.answerer or ("llm" if args.llm else "extractive")
 
     rows, lat = [], []
     for case in cases:

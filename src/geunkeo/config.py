@@ -91,6 +91,9 @@ class QuerySettings(_Section):
     multi_query: bool = False
     hyde: Literal["off", "content", "title", "combined"] = "off"
     llm_deadline_s: float = 20.0  # an LLM stage still running after this is skipped (its answer is still cached)
+    # "auto": with an LLM configured, a question in another language than the index's main one is also searched
+    # (BM25 terms and a dense variant) in the translation the LLM gives into that language
+    translate: Literal["auto", "off"] = "auto"
 
 
 class RetrieveSettings(_Section):

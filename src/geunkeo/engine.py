@@ -153,7 +153,8 @@ class Engine:
         qs = self.settings.query
         multi_query = qs.multi_query if opts.multi_query is None else opts.multi_query
         hyde = qs.hyde if opts.hyde is None else opts.hyde
-        if not multi_query and hyde in (None, "off"):
+        translate_to = self._translation_target(plan)
+        if not multi_query and hyde in (None, "off") and translate_to is None:
             return plan
         llm = self.llm()
         if llm is None:
@@ -161,7 +162,16 @@ class Engine:
             return plan
         from geunkeo.query.llm_stages import apply_llm_stages
 
-        return apply_llm_stages(plan, llm, self.settings, multi_query=multi_query, hyde=hyde)
+        return apply_llm_stages(plan, llm, self.settings, multi_query=multi_query, hyde=hyde, translate_to=translate_to)
+
+    def _translation_target(self, plan: QueryPlan) -> str | None:
+        """The index's main language when the question is in another (query.translate = auto) and an LLM is
+        configured to translate with, else None."""
+        langs = {k: v for k, v in self.manifest.langs.items() if k in ("ko", "en")}
+        if self.settings.query.translate != "auto" or self.settings.llm.provider == "none" or not langs:
+            return None
+        main = max(langs, key=lambda k: langs[k])
+        return main if plan.lang in ("ko", "en") and plan.lang != main else None
 
     # -- answer -----------------------------------------------------------------------------------------------
     def answer(self, query: str, options: AnswerOptions | None = None) -> Answer:

@@ -151,3 +151,42 @@ def test_drop_repeated_sentences_cuts_model_loops():
     looped = "휴학원은 학기 개시 전에 낸다. 기간은 2학기 이내이다. 휴학원은 학기 개시 전에 낸다. 휴학원은 학기"
     assert drop_repeated_sentences(looped) == "휴학원은 학기 개시 전에 낸다. 기간은 2학기 이내이다."
     assert drop_repeated_sentences("Apply early! Apply early!  Pay later.") == "Apply early! Pay later."
+
+
+def english_plan() -> QueryPlan:
+    return QueryPlan(original="How long can I take a leave of absence?", text="How long can I take a leave of absence?",
+                     rewritten="How long can I take a leave of absence?", lang="en",
+                     bm25_terms={"long": 1.0, "leav": 1.0, "absenc": 1.0}, dense_texts=["How long … absence?"])
+
+
+def test_a_question_in_another_language_is_searched_in_its_translation_too():
+    llm = ScriptedLLM(['{"query": "휴학은 최대 얼마 동안 할 수 있나요?"}'])
+    p = apply_llm_stages(english_plan(), llm, settings(multi_query=False, hyde="off"), translate_to="ko")
+    assert p.variants == ["휴학은 최대 얼마 동안 할 수 있나요?"]
+    assert p.bm25_terms["휴학"] == 1.0 and p.info["term_sources"]["휴학"] == "translation"
+    assert p.bm25_terms["absenc"] == 1.0  # the asker's own words stay
+    assert p.info["translation"] == "휴학은 최대 얼마 동안 할 수 있나요?" and p.trace.warnings == []
+
+
+@pytest.mark.parametrize("reply", ['{"query": "How long is a leave of absence?"}', "휴학 기간", '{"query": ""}'])
+def test_a_translation_not_in_the_documents_language_or_not_json_is_skipped(reply):
+    p = apply_llm_stages(english_plan(), ScriptedLLM([reply]), settings(multi_query=False, hyde="off"),
+                         translate_to="ko")
+    assert p.variants == [] and "휴학" not in p.bm25_terms
+    assert any(w.startswith("translate skipped") for w in p.trace.warnings)
+
+
+def test_the_engine_translates_into_the_index_main_language_only_with_an_llm():
+    from types import SimpleNamespace
+
+    from geunkeo.engine import Engine
+
+    def target(langs, provider="openai", translate="auto", question=None):
+        s = Settings(llm={"provider": provider}, query={"translate": translate})
+        engine = SimpleNamespace(manifest=SimpleNamespace(langs=langs), settings=s)
+        return Engine._translation_target(engine, question or english_plan())
+
+    assert target({"ko": 700, "en": 20}) == "ko"
+    assert target({"ko": 700}, question=plan()) is None  # same language
+    assert target({"en": 30, "ko": 5}) is None  # English is the index's main language
+    assert target({"ko": 700}, provider="none") is None and target({"ko": 700}, translate="off") is None

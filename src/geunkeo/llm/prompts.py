@@ -30,6 +30,21 @@ def multi_query(question: str, n: int, lang: str) -> list[Message]:
     ]
 
 
+def translate(question: str, target: str) -> list[Message]:
+    """Ask for the question in the documents' language, as a search query, as JSON {"query": "..."}."""
+    language = "Korean" if target == "ko" else "English"
+    return [
+        Message("system", f"You translate questions for a document search engine. {_DOMAIN}"),
+        Message(
+            "user",
+            f"Translate the question below into {language}, as a person would ask it of {language} documents: keep "
+            "names, numbers and dates as written, use the terms such documents use, and do not answer it.\n"
+            'Reply with JSON only: {"query": "..."}\n\n'
+            f"Question: {question}",
+        ),
+    ]
+
+
 def hyde(question: str, lang: str) -> list[Message]:
     """Ask for a hypothetical answer passage and the title of the document it would come from (seed 004)."""
     language = "Korean" if lang == "ko" else "English" if lang == "en" else "the language of the question"

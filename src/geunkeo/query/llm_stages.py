@@ -1,4 +1,5 @@
-"""LLM query stages: multi-query expansion (seed 001) and HyDE with a hypothetical answer and title (seed 004).
+"""LLM query stages: multi-query expansion (seed 001), HyDE with a hypothetical answer and title (seed 004), and
+the question translated into the documents' language when the index holds none in the question's (`translate`).
 
 Both are opt-in (`query.multi_query`, `query.hyde`), run in parallel, go through the shared response cache,
 and degrade: an unreachable, slow or malformed LLM skips the feature with a warning in the trace, and the plan
@@ -114,6 +115,31 @@ def _multi_query(plan: QueryPlan, llm: LLM, trace: Trace) -> list[str]:
     return variants
 
 
+def _translate(plan: QueryPlan, llm: LLM, trace: Trace, target: str) -> str:
+    messages = prompts.translate(plan.original, target)
+    out = complete_traced(llm, messages, trace=trace, feature="translate", json=True, max_tokens=120)
+    text = " ".join(parse_fields(out.text, ("query",))["query"].split())
+    if not text or len(text) > MAX_VARIANT_CHARS:
+        raise LLMBadOutput(f"the translation is empty or too long ({len(text)} characters)")
+    if not any(script.search(text) for script in _SCRIPTS.get(target, (HANGUL, LATIN))):
+        raise LLMBadOutput(f"the translation is not written in the documents' language ({target}): {text[:80]!r}")
+    return text
+
+
+def add_translation(plan: QueryPlan, translation: str, weight: float = 1.0) -> None:
+    """Search the translation too: its BM25 terms join the plan's (source "translation"; the answer stage reads
+    them as the question's words in the documents' language) and it is embedded as a variant."""
+    from geunkeo.text.analyzer import get_analyzer
+
+    sources = plan.info.setdefault("term_sources", {})
+    for term in get_analyzer().terms(translation):
+        if term not in plan.bm25_terms:
+            plan.bm25_terms[term] = weight
+            sources[term] = "translation"
+    plan.variants = [*plan.variants, translation]
+    plan.info["translation"] = translation
+
+
 def _hyde(plan: QueryPlan, llm: LLM, trace: Trace) -> tuple[str | None, str | None]:
     messages = prompts.hyde(plan.rewritten or plan.text, plan.lang)
     out = complete_traced(llm, messages, trace=trace, feature="hyde", json=True, max_tokens=240)
@@ -145,12 +171,14 @@ def _skip(plan: QueryPlan, feature: str, reason: str, error: str | None = None) 
 
 
 def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings, *, multi_query: bool | None = None,
-                     hyde: str | None = None) -> QueryPlan:
-    """Add LLM variants and HyDE texts to `plan` as `settings.query` asks (`multi_query` and `hyde` override it
-    for this call); never raises for LLM failures."""
+                     hyde: str | None = None, translate_to: str | None = None) -> QueryPlan:
+    """Add LLM variants, HyDE texts and (`translate_to`: the documents' language) the question's translation to
+    `plan` as `settings.query` asks (`multi_query` and `hyde` override it for this call); never raises for LLM
+    failures."""
     qs = settings.query
     want_hyde = qs.hyde if hyde is None else hyde
-    wanted = {"multi_query": qs.multi_query if multi_query is None else multi_query, "hyde": want_hyde != "off"}
+    wanted = {"multi_query": qs.multi_query if multi_query is None else multi_query, "hyde": want_hyde != "off",
+              "translate": translate_to is not None}
     if not any(wanted.values()):
         return plan
     names = [f for f, on in wanted.items() if on]
@@ -161,11 +189,13 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings, *, mu
     # Each job records its LLM call in a trace of its own, merged only if it finishes in time: a call that
     # outlives the deadline must not write into a trace the caller has already been given.
     jobs, job_traces = {}, {}
-    for feature, fn in (("multi_query", _multi_query), ("hyde", _hyde)):
+    for feature, fn in (("multi_query", _multi_query), ("hyde", _hyde), ("translate", _translate)):
         if wanted[feature]:
             job_traces[feature] = Trace()
-            jobs[feature] = _POOL.submit(fn, plan, llm, job_traces[feature])
+            extra = (translate_to,) if feature == "translate" else ()
+            jobs[feature] = _POOL.submit(fn, plan, llm, job_traces[feature], *extra)
     applied: list[str] = []
+    translations: list[str] = []
     with plan.trace.stage("query.llm_stages", features=names) as rec:
         done, _pending = wait(jobs.values(), timeout=qs.llm_deadline_s)
         for feature, fut in jobs.items():
@@ -188,8 +218,10 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings, *, mu
                 _skip(plan, feature, f"unexpected {type(e).__name__}: {e}", error=type(e).__name__)
                 continue
             applied.append(feature)
-            if feature == "multi_query":
-                plan.variants = result
+            if feature == "translate":
+                translations.append(result)
+            elif feature == "multi_query":
+                plan.variants = [*result, *plan.variants]
                 plan.trace.decide("query.multi_query", f"{len(result)} variants", variants=result)
             else:
                 answer, title = result
@@ -198,5 +230,8 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings, *, mu
                     plan.trace.warn(f"hyde: asked for {want_hyde}, generated texts support only {mode}")
                 plan.hyde_answer, plan.hyde_title, plan.hyde_mode = answer, title, mode
                 plan.trace.decide("query.hyde", f"mode {mode}", title=title, answer_chars=len(answer or ""))
+        for translation in translations:
+            add_translation(plan, translation)
+            plan.trace.decide("query.translate", f"searched in {translate_to} too", translation=translation)
         rec.info["applied"] = applied
     return plan
