@@ -92,8 +92,10 @@ class QuerySettings(_Section):
     hyde: Literal["off", "content", "title", "combined"] = "off"
     llm_deadline_s: float = 20.0  # an LLM stage still running after this is skipped (its answer is still cached)
     # "auto": with an LLM configured, a question in another language than the index's main one is also searched
-    # (BM25 terms and a dense variant) in the translation the LLM gives into that language
-    translate: Literal["auto", "off"] = "auto"
+    # (BM25 terms and a dense variant) in the translation the LLM gives into that language. Off by default: with
+    # the local 1.5B model, English questions over autorag-ko found their page far more often (draft cites it 0.30
+    # -> 0.47) but half the answers then served cited no gold page (docs/benchmarks.md § Session 13)
+    translate: Literal["auto", "off"] = "off"
 
 
 class RetrieveSettings(_Section):

@@ -181,7 +181,7 @@ def test_the_engine_translates_into_the_index_main_language_only_with_an_llm():
 
     from geunkeo.engine import Engine
 
-    def target(langs, provider="openai", translate="auto", question=None):
+    def target(langs, provider="openai", translate="auto", question=None):  # off by default
         s = Settings(llm={"provider": provider}, query={"translate": translate})
         engine = SimpleNamespace(manifest=SimpleNamespace(langs=langs), settings=s)
         return Engine._translation_target(engine, question or english_plan())
