@@ -42,6 +42,7 @@ def test_intrinsic_features_read_a_pointing_start_a_lead_in_and_garble():
     assert shape.dangling == 1.0 and shape.no_ending == 0.0 and shape.lead_in == 0.0 and shape.cut_start == 0.0
     assert intrinsic("수강료는 1학점당 80,000원입니다.").dangling == 0.0
     assert intrinsic("관련 사항을 다음과 같이 안내합니다.").lead_in == 1.0
+    assert intrinsic("반환 금액은 다음 각 호와 같다: (1) 개시일 전: 전액; (2) 30일 이내: 6분의 5").lead_in == 0.0
     clean = intrinsic("수강료는 1학점당 80,000원이며 기간 중 납부하여야 합니다.").garble
     garbled = intrinsic("다 시 대 한 민 국 ▒▒ ¶¶ 새 로 운 국 민 의 아 래").garble
     assert garbled > 0.5 > clean

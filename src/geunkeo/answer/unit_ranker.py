@@ -53,6 +53,7 @@ EVIDENCE = ("coverage", "chunk_coverage", "noun_missing_max_rarity", "noun_missi
 QUESTION_FEATURES = ("p_best", "p_second", "best_overlap_raw", "best_bigrams", "best_asks_figure_lacks", *EVIDENCE)
 
 _LEAD_IN = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
+_ITEMS_ATTACHED = re.compile(r"[:;]\s*\(\d{1,2}\)")
 _NOISE = re.compile(r"[^\w\s.,%()·~\-:/'\"“”‘’\[\]<>※①-⑳『』「」《》〈〉]")
 _BIGRAM_DROP = re.compile(r"[\W_]+")
 # the tags of a first word that points back at a sentence not shown: a determiner (그, 이, 동), a pronoun (이, 이것),
@@ -139,7 +140,9 @@ def intrinsic(text: str) -> Shape:
     if HANGUL.search(text[-12:]):
         tail = get_kiwi().tokenize(text[-12:])
         no_ending = float(not any(str(t.tag) in ("EF", "ETN") for t in tail[-3:]))
-    return Shape(min(math.log1p(n) / math.log1p(400), 1.5), float(n < 25), float(bool(_LEAD_IN.search(text))),
+    # a lead-in that carries its items ("… 다음 각 호와 같다: (1) …; (2) …", extractive.source_units) states them
+    lead_in = bool(_LEAD_IN.search(text)) and not _ITEMS_ATTACHED.search(text)
+    return Shape(min(math.log1p(n) / math.log1p(400), 1.5), float(n < 25), float(lead_in),
                  dangling, no_ending, garble, digits, cut)
 
 
