@@ -107,6 +107,21 @@ def test_llm_answer_filtered_down_to_nothing_supported_falls_back_to_extractive(
     assert [d["sentence"] for d in removed] == ["신청은 담당 부서에 하세요."]
 
 
+def test_an_llm_answer_of_copied_headers_and_cells_falls_back_to_extractive():
+    # a small model copies a header and a table cell and cites them: no sentence a reader can take as an answer
+    llm = ScriptedLLM(["휴학 기간 [1]. 통산 3년 [1]."])
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), llm=llm)
+    assert ans.answerer == "extractive" and ans.text.startswith("③ 휴학 기간은 통산 3년을 넘을 수 없다 [1].")
+    removed = [d["sentence"] for d in ans.trace.decisions if d["stage"] == "answer.readability"]
+    assert removed == ["휴학 기간.", "통산 3년."]
+
+
+def test_an_llm_sentence_that_reads_whole_stays():
+    llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없습니다 [1]. 일시: 학기 개시일부터 30일 이내 [1]."])
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), llm=llm)
+    assert ans.answerer == "llm" and not any(d["stage"] == "answer.readability" for d in ans.trace.decisions)
+
+
 def test_llm_down_falls_back_to_extractive_and_says_so():
     llm = ScriptedLLM([LLMUnavailable("connection refused by 127.0.0.1:9")])
     ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), llm=llm)

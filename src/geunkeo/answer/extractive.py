@@ -317,7 +317,7 @@ def _fills(text: str, asked: frozenset[str] | set[str]) -> set[str]:
     return set(asked) & (sentence_slots(text) | (set(label_slots(label)) if label else set()))
 
 
-def _readable(text: str) -> bool:
+def readable(text: str) -> bool:
     """Whether a unit can be shown: not garbled OCR, and not a table row of figures without its labels ("6 86.0
     842 83.5 82.8"; a field line "일시: 2026. 2. 20.(금) 10:30" has its label)."""
     chars = [ch for ch in text if not ch.isspace()]
@@ -435,7 +435,7 @@ class ExtractiveAnswerer(Answerer):
         with a proviso and does not start inside a sentence), then supporting units by MMR over their probability
         relative to the lead's, with a bonus for filling an `asked` slot no chosen unit fills: from the lead's
         document unless the question compares, at least `_SUPPORT_SHARE` of the lead's probability, readable."""
-        pool = sorted((c for c in cands if _readable(c.unit.text)), key=lambda c: -c.prob)
+        pool = sorted((c for c in cands if readable(c.unit.text)), key=lambda c: -c.prob)
         if not pool:
             return []
         # a unit that starts inside a sentence ("등의 비용부담 …") is no answer to read first

@@ -17,15 +17,18 @@ from pathlib import Path
 from geunkeo.answer.answerability import Answerability, assess
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
 from geunkeo.answer.cited import render
-from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang
+from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang, readable
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.answer.gate import NOT_ANSWERED, decide, retrieval_confidence
 from geunkeo.answer.registry import get_answerer, resolve_name
+from geunkeo.answer.slots import field_label
+from geunkeo.answer.unit_ranker import intrinsic
 from geunkeo.answer.verify import SUPPORTED, AnswerVerifier
 from geunkeo.config import Settings, load_settings
 from geunkeo.errors import ConfigError, LLMError
 from geunkeo.llm.base import LLM
 from geunkeo.retrieve.base import Hit
+from geunkeo.text.patterns import HANGUL
 from geunkeo.trace import Trace
 
 WARNING = {
@@ -164,11 +167,13 @@ def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt:
     """Filter, then verify: unsupported and contradicted sentences are removed; an LLM answer left without a
     supported, cited sentence is replaced by the extractive answer (filtered and verified in turn)."""
     ans = _filtered(ans, hits, filt, trace)
+    fragments = _drop_fragments(ans, trace) if ans.answerer == "llm" else 0
     if verifier is None:
         return ans
     ans = _verified(ans, hits, verifier, trace)
     ver = ans.verification
-    if ans.answerer != "llm" or not ver.checked or any(c.verdict == SUPPORTED and c.cited for c in ver.sentences):
+    if ans.answerer != "llm" or (not ver.checked and not fragments) or any(
+            c.verdict == SUPPORTED and c.cited for c in ver.sentences):
         return ans  # (an LLM answer with no content sentence, "not specified", is the gate's to escalate)
     uncited = sum(1 for c in ver.sentences if c.verdict == SUPPORTED and not c.cited)
     reason = (f"the LLM answer had no sentence that cites the context and is supported by it ({ver.supported} "
@@ -182,6 +187,30 @@ def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt:
     ext = _verified(_filtered(ext, hits, filt, trace), hits, verifier, trace)
     ext.fallback = reason
     return ext
+
+
+def _drop_fragments(ans: Answer, trace: Trace) -> int:
+    """Remove the LLM's sentences that are no sentence to read: short Korean without a sentence ending, a full
+    stop aside ("한도 유보분.", "재해복구 특별 지원 0.3." — headers and table cells copied from the context), garbled
+    text, or a figures-only table row. The extractive answerer never quotes such units (answer/extractive.py `readable`, source_units);
+    the same readability decision applies to every answerer. Returns how many were removed."""
+    keep: list[AnswerSentence] = []
+    for sent in ans.sentences:
+        text = sent.text.strip()
+        shape = intrinsic(text) if text else None
+        fragment = (not sent.generic and shape is not None and (
+            (HANGUL.search(text[-12:]) is not None and shape.no_ending and shape.short
+             and field_label(text) is None)
+            or not readable(text)))
+        if fragment:
+            trace.decide("answer.readability", "removed a fragment", sentence=text)
+        else:
+            keep.append(sent)
+    removed = len(ans.sentences) - len(keep)
+    if removed:
+        ans.sentences = keep
+        ans.text = render(keep)
+    return removed
 
 
 def _verified(ans: Answer, hits: list[Hit], verifier: AnswerVerifier, trace: Trace) -> Answer:
