@@ -1,14 +1,17 @@
-"""Extractive answerer (no LLM, the default): the fact first, then a few supporting sentences, each cited.
+"""Extractive answerer (no LLM, the default): the unit that states what was asked first, then at most two
+supporting units, each cited.
 
-Only whole units are quoted: sentences that start and end where the source's do, and list items (`source_units`).
-Each unit is scored by the weighted share of the query's BM25 terms it contains, a bonus when it carries what the
-question asks for (an amount for 얼마, a date or period for 언제, a count for 몇 …; `answer.slots`), and small
-bonuses for an early position and a high-ranked chunk. The best unit comes first; the others are picked by MMR
-(relevance minus similarity to what is already chosen) and shown in reading order. A proviso (단, 다만, 제외,
-예외, 그러하지 아니하다) that follows a chosen sentence stays with it. A sentence about another member of a series
-the question names (2호 for a question on 1호) is demoted and never leads; supporting sentences stop at
-`extractive_max_chars`. A question in another language than the
-source gets a note saying so, and the source sentences are quoted verbatim rather than translated.
+Only whole units are quoted: sentences that start and end where the source's do, list items with their lead-in,
+and notice field lines (`source_units`). Each candidate unit of the top chunks gets the learned unit ranker's
+probability that it states the answer (answer/unit_ranker.py; model card docs/models/unit_ranker.md). The most
+probable readable unit leads, unless it opens with a proviso, starts inside a sentence or is about another member of
+a series the question names (2호 for 1호); supporting units come from the lead's document (another only when the
+question compares), by MMR: probability relative to the lead's, plus a bonus for filling an asked slot no chosen
+unit fills, minus similarity to what is said. They are shown in reading order; a proviso (단, 다만, 제외, 예외,
+그러하지 아니하다) that follows a chosen unit stays with it, and a unit that points back ("그 이후에는") follows the
+sentence before it. A count question leads with a number of the asked unit when one is there (`_count_first`).
+Garbled units and table rows of bare figures are never shown. A question in another language than the source gets
+a note saying so, and the source sentences are quoted verbatim rather than translated.
 """
 
 from __future__ import annotations
@@ -254,7 +257,7 @@ class _Candidate:
     terms: frozenset
     overlap: float  # weighted share of the query's terms in the unit
     slot: bool  # carries what the question asks for
-    score: float
+    score: float  # the hand-weighted score the ranker replaced (kept as its baseline: scripts/train_unit_ranker.py)
     figure: bool = False  # states an amount, date, count or rate
     other_member: bool = False  # about another member of a series the question names (2호 for 1호)
     label: bool = False  # a notice's field line whose label answers what is asked
