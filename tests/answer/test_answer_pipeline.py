@@ -49,7 +49,9 @@ def test_extractive_says_the_source_is_korean_for_an_english_question():
     assert ans.lang == "en"
     # no word is shared across the languages (no glossary or translation here): the ranker has slot, figure and
     # position only, and the period is quoted among the best chunk's units, verbatim and cited
-    assert ans.text.startswith("The source documents are in Korean; the relevant passages are quoted as written. “")
+    assert ans.text.startswith("The source documents are in Korean; the relevant passages are quoted as written. "
+                               "They are from 학칙 제12조(휴학) and give: ")
+    assert "3년" in ans.sentences[0].text  # the figures, for a reader who does not read Korean
     assert "“③ 휴학 기간은 통산 3년을 넘을 수 없다.” [1]" in ans.text
     assert ans.sentences[0].generic and not ans.sentences[0].citations
 

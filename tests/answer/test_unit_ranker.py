@@ -142,3 +142,10 @@ def test_an_unknown_feature_counts_as_its_training_mean():
     far = np.full((1, n), 0.9)
     far[0, 0] = -100.0  # 5,000 sd below: clipped to 5
     assert head(far)[0] == pytest.approx(1 / (1 + np.exp(5.0)))
+
+
+def test_an_english_note_names_the_document_and_the_figures_and_no_article_number():
+    from geunkeo.answer.extractive import _FIGURE
+
+    assert [m.group(0) for m in _FIGURE.finditer("제14조에 따라 통산 6개 학기(3년), 1,260,000원, 3.5%")] == [
+        "6개 학기", "3년", "1,260,000원", "3.5%"]

@@ -320,6 +320,26 @@ def _fills(text: str, asked: frozenset[str] | set[str]) -> set[str]:
     return set(asked) & (sentence_slots(text) | (set(label_slots(label)) if label else set()))
 
 
+# a figure a reader of another language can take from a Korean passage: a number with its unit, or a longer number
+# (not an article's number: 제14조)
+_FIGURE = re.compile(r"(?<![제\d])(?:\d[\d,.]*\d?\s?(?:%|퍼센트|조|억|만|천|원|달러|년|월|일|개월|개(?:\s?학기)?|학기|학점|회|명|"
+                     r"시간|주|배|bp)|\d{4}\.\s?\d{1,2}\.\s?\d{1,2}|\d[\d,]{2,}(?:\.\d+)?)")
+_MAX_FIGURES = 6
+
+
+def _source_note(lang: str, source: str, lead: Hit, units: list[_Candidate]) -> str:
+    """The note before passages quoted in another language than the question's; for an English question it names
+    the lead passage's document and place and lists the figures the passages give, so the reader has the facts
+    without reading Korean ("They are from 학칙 제15조(휴학) and give: 2개 학기, 6개 학기.")."""
+    note = NOTES[(lang, source)]
+    if lang != "en":
+        return note
+    where = lead.chunk.location or lead.chunk.title
+    figures = list(dict.fromkeys(m.group(0).strip().rstrip(".") for c in units for m in _FIGURE.finditer(c.unit.text)))
+    listed = f" and give: {', '.join(figures[:_MAX_FIGURES])}" if figures else ""
+    return f"{note} They are from {where}{listed}." if where else note
+
+
 def readable(text: str) -> bool:
     """Whether a unit can be shown: not garbled OCR, and not a table row of figures without its labels ("6 86.0
     842 83.5 82.8"; a field line "일시: 2026. 2. 20.(금) 10:30" has its label)."""
@@ -361,7 +381,8 @@ class ExtractiveAnswerer(Answerer):
         src_langs = {hits[c.rank].chunk.lang if hits[c.rank].chunk.lang in ("ko", "en") else "ko" for c in ordered}
         note_lang = next(iter(src_langs - {lang}), None)
         if note_lang:
-            sentences.append(AnswerSentence(NOTES[(lang, note_lang)], generic=True))
+            sentences.append(AnswerSentence(_source_note(lang, note_lang, hits[ordered[0].rank], ordered),
+                                            generic=True))
         for c in ordered:
             text = f"“{c.unit.text}”" if note_lang else c.unit.text
             sentences.append(AnswerSentence(text, citations=[citation_for(c.rank + 1, hits)]))
