@@ -43,9 +43,11 @@ from geunkeo.answer.unit_ranker import (  # noqa: E402
     bigrams,
     question_features,
 )
+from geunkeo.config import AnswerSettings  # noqa: E402
 from geunkeo.corpus.base import Chunk  # noqa: E402
 from geunkeo.retrieve.base import Hit  # noqa: E402
 
+_RULES_MIN_ANSWERABILITY = AnswerSettings().gate_min_answerability
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
@@ -62,7 +64,7 @@ class Group:
     heuristic: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the hand-weighted score it replaces
     has_gold: bool = False  # the question's gold page (passage) is among the contexts: the answer is there
     evidence: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    rules_withhold: bool | None = None  # the word-overlap answerability rules withhold it (None: not run)
+    rules_withhold: bool = False  # the word-overlap answerability rules withhold it
 
 
 def _flat(text: str) -> str:
@@ -80,24 +82,18 @@ def _qrels(path: Path) -> dict[str, str]:
 
 def _group(qid: str, source: str, query: str, hits: list[Hit], answerer: ExtractiveAnswerer,
            rarity: dict[str, float], positive, terms: dict[str, float] | None = None,
-           has_gold: bool = False, rules: bool = False, term_sources: dict[str, str] | None = None) -> Group:
-    """Rank the units of `hits` for `query` and label each with `positive(hit, text)`."""
-    ranked = answerer.ranked_units(query, hits, terms)
-    y = [float(positive(hits[c.rank], c.text)) for c in ranked.candidates]
+           has_gold: bool = False, term_sources: dict[str, str] | None = None) -> Group:
+    """Rank the units of `hits` for `query`, label each with `positive(hit, text)`, and record what the
+    word-overlap rules decide (as the gate does: a focus unmatched, or a score under answer.gate_min_answerability)."""
     from geunkeo.answer.answerability import assess
 
+    ranked = answerer.ranked_units(query, hits, terms)
+    y = [float(positive(hits[c.rank], c.text)) for c in ranked.candidates]
     able = assess(query, hits, terms, term_sources)
-    withhold = bool(able.unmatched) or able.score < answerer_settings().gate_min_answerability
+    withhold = bool(able.unmatched) or able.score < _RULES_MIN_ANSWERABILITY
     return Group(qid, source, ranked.features, np.asarray(y), [c.text for c in ranked.candidates],
                  np.asarray([c.score for c in ranked.candidates]), has_gold,
-                 ranked.evidence(hits, rarity, answerer.top_chunks, able.score, bool(able.unmatched)),
-                 withhold if rules else None)
-
-
-def answerer_settings():
-    from geunkeo.config import AnswerSettings
-
-    return AnswerSettings()
+                 ranked.evidence(hits, rarity, answerer.top_chunks, able.score, bool(able.unmatched)), withhold)
 
 
 def _swap(text: str, old: str, new: str) -> str | None:
@@ -194,8 +190,7 @@ def engine_groups(name: str, engine, asked: list[tuple[dict, str, set[str], str]
         groups.append(_group(q["_id"], source, q["text"], hits, answerer, engine.store.term_rarity(list(terms)),
                              lambda h, t, gold=gold, reference=reference: id_of(h) in gold
                              and _states_reference(t, reference), terms,
-                             has_gold=any(id_of(h) in gold for h in hits), rules=True,
-                             term_sources=res.plan.info.get("term_sources")))
+                             has_gold=any(id_of(h) in gold for h in hits), term_sources=res.plan.info.get("term_sources")))
         own = dict(pool).get(q["_id"]) if source.endswith("-ko") else None
         if not own:
             continue
@@ -206,7 +201,7 @@ def engine_groups(name: str, engine, asked: list[tuple[dict, str, set[str], str]
             res = engine.search(swapped, k=k)
             terms = res.plan.bm25_terms
             groups.append(_group(q["_id"], f"{name}-swap", swapped, res.hits[:k], answerer,
-                                 engine.store.term_rarity(list(terms)), lambda h, t: False, terms, rules=True,
+                                 engine.store.term_rarity(list(terms)), lambda h, t: False, terms,
                                  term_sources=res.plan.info.get("term_sources")))
     return groups
 
@@ -337,7 +332,7 @@ def _folds(groups: list[Group], folds: int, seed: int) -> dict[str, int]:
 def out_of_fold(groups: list[Group], c: float, autorag_weight: float, folds: int = 5,
                 seed: int = 13) -> tuple[list[np.ndarray], np.ndarray]:
     """Each group's unit probabilities and answer probability from models that never saw its question (nor its
-    other-language rendering, nor its gold-removed copy). The head of each fold is trained on unit probabilities
+    other-language rendering, nor its swapped look-alike). The head of each fold is trained on unit probabilities
     that are themselves out-of-fold within that fold's training part."""
     fold_of = _folds(groups, folds, seed)
     probs: list[np.ndarray] = [np.zeros(0)] * len(groups)
@@ -345,7 +340,7 @@ def out_of_fold(groups: list[Group], c: float, autorag_weight: float, folds: int
     for f in range(folds):
         train = [g for g in groups if fold_of[g.qid] != f]
         units = fit(_unit_groups(train), c, autorag_weight)
-        inner, _ = _unit_oof(train, c, autorag_weight, folds, seed + 1)
+        inner = _unit_oof(train, c, autorag_weight, folds, seed + 1)
         head = fit_head(train, inner, c, autorag_weight)
         for i, g in enumerate(groups):
             if fold_of[g.qid] == f:
@@ -354,8 +349,8 @@ def out_of_fold(groups: list[Group], c: float, autorag_weight: float, folds: int
     return probs, answer
 
 
-def _unit_oof(groups: list[Group], c: float, autorag_weight: float, folds: int,
-              seed: int) -> tuple[list[np.ndarray], None]:
+def _unit_oof(groups: list[Group], c: float, autorag_weight: float, folds: int, seed: int) -> list[np.ndarray]:
+    """Each group's unit probabilities from a unit model that did not see its question."""
     fold_of = _folds(groups, folds, seed)
     probs: list[np.ndarray] = [np.zeros(0)] * len(groups)
     for f in range(folds):
@@ -363,7 +358,7 @@ def _unit_oof(groups: list[Group], c: float, autorag_weight: float, folds: int,
         for i, g in enumerate(groups):
             if fold_of[g.qid] == f:
                 probs[i] = units(g.x)
-    return probs, None
+    return probs
 
 
 def figures(groups: list[Group], probs: list[np.ndarray]) -> dict[str, dict[str, float]]:
@@ -448,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     cv = figures(groups, probs)
     threshold, withholding = choose_threshold(groups, answer, args.budget)
     units = fit(_unit_groups(groups), args.C, args.autorag_weight)
-    inner, _ = _unit_oof(groups, args.C, args.autorag_weight, 5, 14)
+    inner = _unit_oof(groups, args.C, args.autorag_weight, 5, 14)
     head = fit_head(groups, inner, args.C, args.autorag_weight)
     result = {
         "features": list(FEATURES), "units": units.to_dict(),

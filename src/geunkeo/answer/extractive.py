@@ -281,6 +281,7 @@ class RankedUnits:
     features: np.ndarray
     weights: dict[str, float]
     view: QueryView
+    slots: list[str]  # what the question asks for (answer/slots.question_slots), most specific first
 
     def evidence(self, hits: list[Hit], rarity: dict[str, float], top: int, rules_score: float = 1.0,
                  rules_unmatched: bool = False) -> np.ndarray:
@@ -302,7 +303,7 @@ _SUPPORT_SHARE = 0.2  # a supporting unit is at least this probable relative to 
 _MAX_SUPPORT = 2
 # a supporting unit that fills an asked slot (an amount, a date, an office …) no chosen unit fills gets this much
 # more; chosen on autorag-ko dev and the sample set (key facts in the closing note of session 13)
-_FIGURE_WEIGHT = 0.5
+_FILL_WEIGHT = 0.5
 _COUNT_SHARE = 0.3  # a unit giving a number of the asked unit leads if it is this probable relative to the lead
 _MAX_GARBLE = 0.5  # units garbled beyond this (unit_ranker.intrinsic) are never shown
 _MIN_LETTERS = 0.1  # a unit shown has at least this share of letters (and two)
@@ -359,20 +360,22 @@ class ExtractiveAnswerer(Answerer):
         self.max_chars = s.extractive_max_chars
 
     def answer(self, query: str, hits: list[Hit], trace: Trace | None = None, *,
-               terms: dict[str, float] | None = None) -> Answer:
+               terms: dict[str, float] | None = None, ranked: RankedUnits | None = None) -> Answer:
         """The unit the ranker finds most likely to state the answer first, then at most two supporting units of
-        the same document, each cited; `terms` are the query plan's weighted BM25 terms when available."""
+        the same document, each cited; `terms` are the query plan's weighted BM25 terms when available, `ranked`
+        the units of `hits` already ranked for them (`ranked_units`; the answer pipeline ranks once for the gate
+        too)."""
         trace = trace if trace is not None else Trace()
         lang = question_lang(query)
         if not hits:
             return Answer(query=query, text=NOT_FOUND[lang], lang=lang, answerer=self.name, trace=trace,
                           sentences=[AnswerSentence(NOT_FOUND[lang], generic=True)])
-        ranked = self.ranked_units(query, hits, terms)
+        ranked = ranked or self.ranked_units(query, hits, terms)
         doc_of = [h.chunk.title or h.chunk.doc_id for h in hits]
-        asked = frozenset(question_slots(query)[:2])
+        asked = frozenset(ranked.slots[:2])
         chosen = self._choose(ranked.candidates, doc_of, ranked.weights if asks_several(query) else None,
                               "difference" in asked, asked)
-        chosen = self._count_first(chosen, ranked.candidates, query, doc_of)
+        chosen = self._count_first(chosen, ranked.candidates, query, ranked.slots, doc_of)
         ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.unit.position))
         ordered = self._with_context(ordered, ranked.units_by_hit)
         trace.decide("answer.extractive", "units chosen", candidates=len(ranked.candidates), chosen=len(ordered),
@@ -408,7 +411,7 @@ class ExtractiveAnswerer(Answerer):
         x = feature_matrix(view, cands, hit_views)
         for c, p in zip(cands, self.ranker.probabilities(x), strict=True):
             c.prob = float(p)
-        return RankedUnits(cands, units_by_hit, x, weights, view)
+        return RankedUnits(cands, units_by_hit, x, weights, view, slots)
 
     def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float], slots: list[str],
                     only_lang: str | None = None) -> tuple[list[_Candidate], dict[int, tuple]]:
@@ -479,8 +482,8 @@ class ExtractiveAnswerer(Answerer):
             def mmr(c: _Candidate, said: frozenset = said, filled: set[str] = filled) -> float:
                 novel = sum(w for t, w in parts.items() if t in c.terms and t not in said) / total if parts else 0.0
                 # relative to the lead's probability: on the scale of the similarity it is weighed against
-                figure = _FIGURE_WEIGHT if _fills(c.unit.text, asked - filled) else 0.0
-                return (c.prob / (lead.prob or 1.0) + _NOVELTY_WEIGHT * novel + figure
+                fills = _FILL_WEIGHT if _fills(c.unit.text, asked - filled) else 0.0
+                return (c.prob / (lead.prob or 1.0) + _NOVELTY_WEIGHT * novel + fills
                         - _MMR_LAMBDA * max(_jaccard(c.terms, x.terms) for x in chosen))
 
             room = self.max_chars - sum(len(x.unit.text) for x in chosen)
@@ -493,13 +496,12 @@ class ExtractiveAnswerer(Answerer):
                 chosen.append(nxt)
         return chosen
 
-    def _count_first(self, chosen: list[_Candidate], cands: list[_Candidate], query: str,
+    def _count_first(self, chosen: list[_Candidate], cands: list[_Candidate], query: str, slots: list[str],
                      doc_of: list[str]) -> list[_Candidate]:
         """"휴학은 최대 몇 학기": when the lead gives no number of the asked unit and a unit of the top chunks does
         ("일반휴학: 1회 2개 학기 이내"), that unit leads, and no unit of another document that counts something else
         ("최대 6학점까지") is quoted. Count questions are rare in the ranker's training data, so it barely learned
         the asked-unit features; this keeps the behaviour the product had before it."""
-        slots = question_slots(query)
         unit = count_unit(query) if "count" in slots[:2] else None
         if not unit or not chosen:
             return chosen

@@ -12,23 +12,23 @@ the Answer says so (`fallback`, plus a trace warning).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from geunkeo.answer.answerability import Answerability, assess
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
 from geunkeo.answer.cited import render
-from geunkeo.answer.extractive import ExtractiveAnswerer, question_lang, readable
+from geunkeo.answer.extractive import ExtractiveAnswerer, RankedUnits, question_lang, readable
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.answer.gate import NOT_ANSWERED, decide, retrieval_confidence
 from geunkeo.answer.registry import get_answerer, resolve_name
 from geunkeo.answer.slots import field_label
-from geunkeo.answer.unit_ranker import intrinsic
+from geunkeo.answer.unit_ranker import UnitRanker, intrinsic
 from geunkeo.answer.verify import SUPPORTED, AnswerVerifier
 from geunkeo.config import Settings, load_settings
 from geunkeo.errors import ConfigError, LLMError
 from geunkeo.llm.base import LLM
 from geunkeo.retrieve.base import Hit
-from geunkeo.text.patterns import HANGUL
 from geunkeo.trace import Trace
 
 WARNING = {
@@ -77,12 +77,19 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
 
         llm = get_llm(settings)
     verifier = _verifier(settings, embedder, llm, trace)
-    ans = _generate(name, query, hits, settings, llm, terms, trace)
-    ans = _checked(ans, query, hits, settings, filt, verifier, terms, trace)
+    # the top chunks' units, ranked once: the extractive answer quotes them and the gate reads them, whoever answers
+    extractive = ExtractiveAnswerer(settings.answer)
+    ranked = extractive.ranked_units(query, hits, terms) if hits else None
+
+    def extract() -> Answer:
+        return extractive.answer(query, hits, trace, terms=terms, ranked=ranked)
+
+    ans = _generate(name, query, hits, settings, llm, trace, extract)
+    ans = _checked(ans, filt, verifier, hits, trace, extract)
     with trace.stage("answer.gate"):
         conf = retrieval_confidence(query, hits, terms, term_sources)
         able = assess(query, hits, terms, term_sources)
-        unit = unit_confidence(query, hits, settings, terms, rarity, able)
+        unit = unit_confidence(ranked, extractive.ranker, hits, settings, rarity, able)
         gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf,
                       answerability=able, unit_confidence=unit)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
@@ -96,7 +103,7 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
             trace.warn(f"regeneration failed ({type(e).__name__}: {e}); the filtered first answer is kept")
             gate = GateDecision("warn", [*gate.reasons, "regeneration_failed"], gate.checks)
         else:
-            ans = _checked(second, query, hits, settings, filt, verifier, terms, trace)
+            ans = _checked(second, filt, verifier, hits, trace, extract)
             first_reasons = gate.reasons
             with trace.stage("answer.gate", retry=True):
                 gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf, answerability=able,
@@ -110,26 +117,23 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
 # -- steps ------------------------------------------------------------------------------------------------------
 
 
-def unit_confidence(query: str, hits: list[Hit], settings: Settings, terms: dict[str, float] | None = None,
+def unit_confidence(ranked: RankedUnits | None, ranker: UnitRanker, hits: list[Hit], settings: Settings,
                     rarity: dict[str, float] | None = None,
                     able: Answerability | None = None) -> tuple[float, float]:
     """(the probability that the top chunks state what was asked, the threshold to serve): the same decision for
-    every answerer, read on the documents, not on what the answerer wrote (answer/unit_ranker.py). `rarity` is
-    the index's rarity of the query's terms (VectorStore.term_rarity)."""
-    answerer = ExtractiveAnswerer(settings.answer)
+    every answerer, read on the documents' ranked units, not on what the answerer wrote (answer/unit_ranker.py).
+    `rarity` is the index's rarity of the query's terms (VectorStore.term_rarity)."""
     best = 0.0
-    if hits:
-        ranked = answerer.ranked_units(query, hits, terms)
+    if ranked is not None and hits:
         evidence = ranked.evidence(hits, rarity or {}, settings.answer.extractive_top_chunks,
                                    able.score if able else 1.0, bool(able and able.unmatched))
-        best = answerer.ranker.answer_probability(ranked.features, ranked.probabilities, evidence)
+        best = ranker.answer_probability(ranked.features, ranked.probabilities, evidence)
     threshold = settings.answer.gate_min_unit_probability
-    return best, answerer.ranker.threshold if threshold is None else threshold
+    return best, ranker.threshold if threshold is None else threshold
 
 
-
-def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: LLM | None,
-              terms: dict[str, float] | None, trace: Trace) -> Answer:
+def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: LLM | None, trace: Trace,
+              extract: Callable[[], Answer]) -> Answer:
     reason = None
     if name == "llm":
         if llm is None:
@@ -143,7 +147,7 @@ def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: L
         trace.warn(f"{reason}; answered with the extractive answerer instead")
         trace.decide("answer.generate", "fallback to extractive", reason=reason)
     with trace.stage("answer.generate", answerer="extractive"):
-        ans = ExtractiveAnswerer(settings.answer).answer(query, hits, trace, terms=terms)
+        ans = extract()
     ans.fallback = reason
     return ans
 
@@ -162,10 +166,10 @@ def _verifier(settings: Settings, embedder, llm: LLM | None, trace: Trace) -> An
     return AnswerVerifier(settings, embedder=embedder, llm=judge_llm, trace=trace)
 
 
-def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt: HallucinationFilter,
-             verifier: AnswerVerifier | None, terms: dict[str, float] | None, trace: Trace) -> Answer:
+def _checked(ans: Answer, filt: HallucinationFilter, verifier: AnswerVerifier | None, hits: list[Hit],
+             trace: Trace, extract: Callable[[], Answer]) -> Answer:
     """Filter, then verify: unsupported and contradicted sentences are removed; an LLM answer left without a
-    supported, cited sentence is replaced by the extractive answer (filtered and verified in turn)."""
+    supported, cited sentence is replaced by the extractive answer (`extract`; filtered and verified in turn)."""
     ans = _filtered(ans, hits, filt, trace)
     fragments = _drop_fragments(ans, trace) if ans.answerer == "llm" else 0
     if verifier is None:
@@ -183,7 +187,7 @@ def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt:
     trace.decide("answer.verify", "fallback to extractive", reason=reason,
                  rejected=[{"text": c.text, "verdict": c.verdict, "reason": c.reason} for c in ver.sentences])
     with trace.stage("answer.generate", answerer="extractive", fallback=True):
-        ext = ExtractiveAnswerer(settings.answer).answer(query, hits, trace, terms=terms)
+        ext = extract()
     ext = _verified(_filtered(ext, hits, filt, trace), hits, verifier, trace)
     ext.fallback = reason
     return ext
@@ -192,16 +196,15 @@ def _checked(ans: Answer, query: str, hits: list[Hit], settings: Settings, filt:
 def _drop_fragments(ans: Answer, trace: Trace) -> int:
     """Remove the LLM's sentences that are no sentence to read: short Korean without a sentence ending, a full
     stop aside ("한도 유보분.", "재해복구 특별 지원 0.3." — headers and table cells copied from the context), garbled
-    text, or a figures-only table row. The extractive answerer never quotes such units (answer/extractive.py `readable`, source_units);
-    the same readability decision applies to every answerer. Returns how many were removed."""
+    text, or a figures-only table row. The extractive answerer never quotes such units (answer/extractive.py
+    `readable`, source_units); the same readability decision applies to every answerer. Returns how many were removed."""
     keep: list[AnswerSentence] = []
     for sent in ans.sentences:
         text = sent.text.strip()
         shape = intrinsic(text) if text else None
+        # (no_ending is only read on a Korean tail: an English sentence is never cut here for lack of 다/요)
         fragment = (not sent.generic and shape is not None and (
-            (HANGUL.search(text[-12:]) is not None and shape.no_ending and shape.short
-             and field_label(text) is None)
-            or not readable(text)))
+            (shape.no_ending and shape.short and field_label(text) is None) or not readable(text)))
         if fragment:
             trace.decide("answer.readability", "removed a fragment", sentence=text)
         else:
