@@ -11,6 +11,11 @@ process, model load excluded; `nonembed` = the same minus the query-embedding st
 For one-direction qrels such as belebele's `dev.ko-en`, the corpus is restricted to the document language.
 When --tune-split equals --split, fusion is tuned by 2-fold cross-fitting (tune on one half, report on the other),
 so the reported hybrid figures never come from weights tuned on the same queries.
+
+`--queries a.jsonl,b.jsonl` replaces the dataset's questions with other renderings of them (casual rewrites,
+English questions): each row's `qrel_id` (default `_id`) names its judged question, `--qrels` adds a qrels file for
+new questions, and every method is also reported per style (`style`/`register`/`lang` field, else the file name),
+with the full pipeline beside plain hybrid so a stage that hurts one style shows the day it happens.
 """
 
 from __future__ import annotations
@@ -75,6 +80,35 @@ def prepare_corpus(dataset: Path, split: str, cache: Path) -> tuple[Path, str]:
                 if line.strip() and json.loads(line).get("lang") == lang:
                     g.write(line)
     return out, lang
+
+
+def load_extra_queries(paths: str, qrels: dict, qrels_file: Path | None) -> tuple[dict, dict, dict]:
+    """(queries, qrels, style of each query) from project-written query files over the same corpus."""
+    if qrels_file is not None:
+        from geunkeo.retrieve.tuning import read_qrels
+
+        qrels = {**qrels, **read_qrels(qrels_file)}
+    queries, out_qrels, styles = {}, {}, {}
+    for path in paths.split(","):
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            target = row.get("qrel_id", row["_id"])
+            if target not in qrels:
+                continue
+            style = row.get("style") or row.get("register") or row.get("lang") or Path(path).stem
+            qid = row["_id"] if row["_id"] not in queries else f"{row['_id']}#{style}"
+            queries[qid], out_qrels[qid], styles[qid] = row["text"], qrels[target], style
+    return queries, out_qrels, styles
+
+
+def per_style(qrels, runs, styles) -> dict[str, dict[str, float]]:
+    out = {}
+    for style in sorted(set(styles.values())):
+        ids = [q for q in runs if styles.get(q) == style]
+        out[style] = {**evaluate_run({q: qrels[q] for q in ids}, {q: runs[q] for q in ids}), "n": len(ids)}
+    return out
 
 
 def evaluate_run(qrels, run_dict) -> dict[str, float]:
@@ -161,6 +195,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-queries", type=int, default=0)
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     ap.add_argument("--methods", default="bm25,dense,hybrid,full,bm25-whitespace,rank_bm25")
+    ap.add_argument("--queries", default="", help="comma-separated jsonl files of other questions (see above)")
+    ap.add_argument("--qrels", type=Path, default=None, help="a qrels tsv for the questions of --queries")
     ap.add_argument("--latency-queries", type=int, default=0,
                     help="time only the first N queries (fresh embeddings); the rest reuse query vectors")
     args = ap.parse_args(argv)
@@ -176,6 +212,9 @@ def main(argv=None) -> int:
           f"{report.embed_cache_misses} chunks ({report.embed_cache_hits} from cache) in {build_s:.1f}s", file=sys.stderr)
 
     queries, qrels = load_beir_queries(args.dataset, args.split)
+    styles: dict[str, str] = {}
+    if args.queries:
+        queries, qrels, styles = load_extra_queries(args.queries, qrels, args.qrels)
     if args.max_queries:
         queries = dict(list(queries.items())[: args.max_queries])
         qrels = {q: qrels[q] for q in queries}
@@ -213,6 +252,8 @@ def main(argv=None) -> int:
             m["nonembed_ms_p95"] = round(pct(nonembed, 95), 2)
         if extra:
             m.update(extra)
+        if styles:
+            m["styles"] = per_style(qrels, runs, styles)
         out["methods"][name] = m
         print(f"{name:16s} " + " ".join(f"{k}={v}" for k, v in m.items()), file=sys.stderr)
 
@@ -242,6 +283,12 @@ def main(argv=None) -> int:
             speedup = statistics.median(lat) / out["methods"]["bm25"]["latency_ms_p50"]
             out["bm25_speedup_vs_rank_bm25"] = round(speedup, 1)
 
+    if styles and {"hybrid", "full"} <= out["methods"].keys():
+        print("style: hybrid R@1/R@5 -> full R@1/R@5", file=sys.stderr)
+        for style, h in out["methods"]["hybrid"]["styles"].items():
+            f = out["methods"]["full"]["styles"][style]
+            print(f"  {style:12s} n={h['n']:3d}  {h['recall@1']:.3f}/{h['recall@5']:.3f} -> "
+                  f"{f['recall@1']:.3f}/{f['recall@5']:.3f}", file=sys.stderr)
     out["fusion"] = {"configured": settings.retrieve.fusion, "dense_weight": settings.retrieve.dense_weight,
                      "tuned": idx.manifest.tuned_fusion, "tuned_this_run": tuned_info}
     out["indexing"] = {"seconds": round(build_s, 1), "embedded_now": report.embed_cache_misses,

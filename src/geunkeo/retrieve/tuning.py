@@ -18,19 +18,25 @@ from geunkeo.trace import Trace
 DENSE_WEIGHTS = tuple(round(0.1 * i, 1) for i in range(11))
 
 
+def read_qrels(path: str | Path) -> dict[str, dict[str, int]]:
+    """{query id: {corpus id: grade}} of the positive judgements in a BEIR qrels tsv."""
+    qrels: dict[str, dict[str, int]] = {}
+    with open(path, encoding="utf-8") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if not row or row[0] == "query-id" or len(row) < 3:
+                continue
+            if int(float(row[2])) > 0:
+                qrels.setdefault(row[0], {})[row[1]] = int(float(row[2]))
+    return qrels
+
+
 def load_beir_queries(dataset: str | Path, split: str) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
     """(queries restricted to those judged in the split, qrels) from a BEIR-layout folder."""
     dataset = Path(dataset)
     qrels_path = dataset / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
         raise GeunkeoError(f"{qrels_path} not found; a BEIR folder needs qrels/<split>.tsv")
-    qrels: dict[str, dict[str, int]] = {}
-    with open(qrels_path, encoding="utf-8") as f:
-        for row in csv.reader(f, delimiter="\t"):
-            if not row or row[0] == "query-id" or len(row) < 3:
-                continue
-            if int(float(row[2])) > 0:
-                qrels.setdefault(row[0], {})[row[1]] = int(float(row[2]))
+    qrels = read_qrels(qrels_path)
     queries: dict[str, str] = {}
     with open(dataset / "queries.jsonl", encoding="utf-8") as f:
         for line in f:
