@@ -15,7 +15,7 @@ import numpy as np
 from geunkeo.config import Settings
 from geunkeo.corpus import chunk_document, load_paths
 from geunkeo.corpus.base import Chunk, Document, LoadFailure
-from geunkeo.errors import IndexError_
+from geunkeo.errors import IndexError_, IngestError
 from geunkeo.index.embedders import get_embedder
 from geunkeo.index.lock import writer_lock
 from geunkeo.index.manifest import (
@@ -74,6 +74,8 @@ def build_index(
 
     With `replace=True` the index is rebuilt from these paths alone. Another writer of the same index makes this
     raise `IndexBusy`, or with `wait=True` queue behind it (`on_wait` is told); see `index/lock.py`.
+    A path that does not exist, or no document to build a new (or replaced) index from, is an `IngestError`
+    raised before the index folder is touched.
     """
     settings = settings or Settings()
     t0 = time.perf_counter()
@@ -81,11 +83,23 @@ def build_index(
     timings: dict[str, float] = {}
 
     t = time.perf_counter()
+    _require_paths(paths)
     docs, failures = load_paths([Path(p) for p in paths])
     timings["load"] = time.perf_counter() - t
+    if not docs and (replace or not (index_dir / "CURRENT").is_file()):
+        # an index of nothing is never what was meant, and with --replace it would empty a good index
+        skipped = f" ({len(failures)} skipped, first {failures[0].path}: {failures[0].reason})" if failures else ""
+        raise IngestError(f"no documents to index under {', '.join(map(str, paths))}{skipped}; nothing was written")
     # from reading the current generation to publishing the next, this process is the index's only writer
     with writer_lock(index_dir, wait=wait, on_wait=on_wait):
         return _build(index_dir, docs, failures, settings, replace, progress, timings, t0)
+
+
+def _require_paths(paths: Sequence[str | Path]) -> None:
+    """IngestError naming every input path that does not exist (a typo must not build an empty index)."""
+    missing = [str(p) for p in paths if not Path(p).exists() and not Path(p).is_symlink()]
+    if missing:
+        raise IngestError(f"no such file or folder: {', '.join(missing)}; nothing was indexed", path=missing[0])
 
 
 def _build(index_dir: Path, docs: list[Document], failures: list, settings: Settings, replace: bool,
