@@ -21,13 +21,12 @@ from geunkeo.index.lock import writer_lock
 from geunkeo.index.manifest import (
     FORMAT_VERSION,
     Manifest,
-    current_generation,
     new_generation_dir,
     now_iso,
     publish_generation,
     read_manifest,
 )
-from geunkeo.index.stores import make_store
+from geunkeo.index.stores import make_store, open_store
 from geunkeo.text.analyzer import get_analyzer
 
 # progress(stage, done, total): stages "chunk" (documents), "analyze" (chunks), "embed" (chunk texts), "titles"
@@ -117,7 +116,7 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
                 f"{index_dir} was built with {old.analyzer_version} / {old.embedder_version}; this run uses "
                 f"{analyzer.version} / {embedder.version}. Rebuild with --replace."
             )
-        store = make_store(settings, current_generation(index_dir), embedder.dim, old.store)
+        store = open_store(settings, index_dir, old)  # a damaged index is not carried into the next generation
     if store is None:
         store = make_store(settings, None, embedder.dim)
 
@@ -208,7 +207,7 @@ def _embed_titles(embedder, titles: list[str]) -> np.ndarray:
 
 
 def _delete(index_dir: Path, old: Manifest, doc_ids: Sequence[str], settings: Settings) -> int:
-    store = make_store(settings, current_generation(index_dir), old.dim, old.store)
+    store = open_store(settings, index_dir, old)
     removed = store.delete_documents(list(doc_ids))
     hashes = {k: v for k, v in old.doc_hashes.items() if k not in set(doc_ids)}
     titles = {k: v for k, v in old.doc_titles.items() if k not in set(doc_ids)}
