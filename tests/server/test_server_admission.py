@@ -49,8 +49,8 @@ def test_an_unmatched_path_is_a_404_even_when_full(server_index):
 
 @pytest.mark.parametrize("route", ["/?q={q}", "/api/ask/stream?q={q}"])
 def test_pages_under_a_hung_llm_answer_within_the_deadline_or_are_shed(server_index, hung_llm, route):
-    """12 page requests at once, 4 admitted: each answers within its 3 s deadline (+0.5 s) or gets 503 at once,
-    and /api/search beside them answers or is shed, never waits for the pages."""
+    """12 page requests at once, 4 admitted: each answers within its 3 s deadline or gets 503 at once, and
+    /api/search beside them answers or is shed, never waits for the pages."""
     settings = Settings(llm={"provider": "openai-compatible", "base_url": hung_llm, "model": "m", "timeout_s": 20,
                              "max_retries": 0, "cache": False},
                         server={"ask_deadline_s": 3.0, "max_inflight": 4})
@@ -66,7 +66,7 @@ def test_pages_under_a_hung_llm_answer_within_the_deadline_or_are_shed(server_in
             search = timed("POST", base + "/api/search", json={"query": "휴학"})
             results = [p.result() for p in pages]
     assert {s for s, _, _ in results} <= {200, 503} and any(s == 200 for s, _, _ in results), results
-    assert all(took < 3.5 for s, took, _ in results if s == 200), results
+    assert all(took < 3.0 + 0.2 for s, took, _ in results if s == 200), results  # 0.2: HTTP and scheduling
     assert all(took < 1.0 and after == "2" for s, took, after in results if s == 503), results
     assert search[0] in (200, 503) and search[1] < 1.5, search
 
@@ -90,3 +90,9 @@ class _serving:
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+
+
+def test_the_llm_is_waited_for_until_the_deadline_less_the_fallback_reserve():
+    from geunkeo.server.answering import fallback_reserve
+
+    assert fallback_reserve(15.0) == 2.0 and fallback_reserve(3.0) == pytest.approx(0.6)
