@@ -24,8 +24,8 @@ from geunkeo.errors import ConfigError, QueryError
 from geunkeo.index.base import Embedder, VectorStore
 from geunkeo.index.blas import limit_blas_threads
 from geunkeo.index.embedders import get_embedder
-from geunkeo.index.manifest import Manifest, current_generation, read_manifest
-from geunkeo.index.stores import make_store
+from geunkeo.index.manifest import Manifest, read_manifest
+from geunkeo.index.stores import open_store
 from geunkeo.llm.base import LLM
 from geunkeo.query.base import QueryPlan
 from geunkeo.query.pipeline import QueryPipeline
@@ -81,8 +81,7 @@ class Engine:
                 f"{analyzer_version()}; rebuild the index with `geunkeo index --replace`"
             )
         limit_blas_threads(self.settings.index.search_blas_threads)
-        self.store: VectorStore = make_store(self.settings, current_generation(self.path), self.manifest.dim,
-                                       self.manifest.store)
+        self.store: VectorStore = open_store(self.settings, self.path, self.manifest)
         # Query vectors are not cached: a query is embedded fresh. Passages and LLM-written texts go through
         # the content-hash cache (chunk vectors from indexing are reused, repeated LLM output is not re-embedded).
         self.embedder: Embedder = get_embedder(self.settings, cached=False)

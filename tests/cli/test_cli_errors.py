@@ -77,3 +77,19 @@ def test_internal_error_exits_1_with_a_verbose_hint(tmp_path, monkeypatch):
     res = runner.invoke(app, ["--verbose", "info", "--index", str(tmp_path)])
     assert res.exit_code == 1
     assert "Traceback" in res.output and "the manifest reader broke" in res.output
+
+
+def test_indexing_a_missing_path_exits_2_and_creates_nothing(tmp_path):
+    res = runner.invoke(app, ["index", str(tmp_path / "no" / "such" / "path"), "--index", str(tmp_path / "idx")])
+    assert res.exit_code == 2, res.output
+    assert "no such file or folder" in _one_error_line(res.output) and "path" in res.output
+    assert not (tmp_path / "idx").exists()
+
+
+def test_indexing_a_folder_without_documents_exits_2_and_creates_nothing(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.xyz").write_text("not a supported type", encoding="utf-8")
+    res = runner.invoke(app, ["index", str(tmp_path / "docs"), "--index", str(tmp_path / "idx")])
+    assert res.exit_code == 2, res.output
+    assert "no documents to index" in _one_error_line(res.output) and "notes.xyz" in res.output
+    assert not (tmp_path / "idx").exists()

@@ -174,3 +174,18 @@ def test_opening_an_index_built_by_another_analyzer_is_refused(corpus, tmp_path)
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ConfigError, match="rebuild the index with `geunkeo index --replace`"):
         geunkeo.open_index(idx)
+
+
+def test_replace_with_no_documents_keeps_the_index_it_would_have_emptied(tmp_path):
+    from geunkeo.errors import IngestError
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "reg.md").write_text(REG, encoding="utf-8")
+    build_index([tmp_path / "docs"], tmp_path / "idx")
+    before = read_manifest(tmp_path / "idx")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(IngestError, match="no documents to index"):
+        build_index([tmp_path / "empty"], tmp_path / "idx", replace=True)
+    with pytest.raises(IngestError, match="no such file or folder: .*typo"):
+        build_index([tmp_path / "docs", tmp_path / "typo"], tmp_path / "idx")
+    assert read_manifest(tmp_path / "idx") == before

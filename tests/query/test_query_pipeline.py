@@ -131,3 +131,18 @@ def test_pending_queue_takes_only_what_nothing_explained(tmp_path):
     unexplained = p.plan("복학 신청은?")
     assert unexplained.info["transform"]["queued"] and any("queued" in w for w in unexplained.trace.warnings)
     assert [e["query"] for e in PendingQueue(path).entries()] == ["복학 신청은?"]
+
+
+def test_a_2000_character_question_is_analysed_on_its_first_500_characters(pipe):
+    # the analysis budget (query.max_query_chars): the embedding's cost grows with length (1.5 s for 2,000
+    # characters on the 720-page autorag-ko index, 0.3 s for 500)
+    q = "기숙사 관리비 환불 기준과 장학금 지급 시기를 알려주세요 " * 70  # 2,100 characters
+    plan = pipe.plan(q[:2000])
+    assert pipe.settings.query.max_query_chars == 500
+    assert len(plan.text) <= 500 and all(len(t) <= 500 for t in plan.dense_texts)
+    assert "query truncated from 2000 to 500 characters (query.max_query_chars)" in plan.trace.warnings
+
+
+def test_a_lone_surrogate_is_a_query_error_naming_it(pipe):
+    with pytest.raises(QueryError, match="lone surrogate U\\+D800 at character 4"):
+        pipe.plan("휴학 \ud800")

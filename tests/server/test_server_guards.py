@@ -47,11 +47,11 @@ def test_api_search_and_ask_answer_with_citations(client):
     assert "30일" in ans["text"] and ans["gate"]["action"] in ("answer", "warn")
 
 
-def test_metrics_count_requests_by_path_and_status(client):
+def test_metrics_count_requests_by_route_and_status(client):
     client.post("/api/search", json={"query": " "})
     text = client.get("/metrics").text
-    assert 'geunkeo_requests_total{method="POST",path="/api/search",status="422"}' in text
-    assert "geunkeo_request_seconds_bucket" in text and "geunkeo_shed_total 0" in text
+    assert 'geunkeo_requests_total{method="POST",route="/api/search",status="422"}' in text
+    assert "geunkeo_request_seconds_bucket" in text and "geunkeo_shed_total 0.0" in text
 
 
 def test_stream_sends_the_answer_as_server_sent_events(client):
@@ -78,7 +78,7 @@ def test_a_hung_llm_is_cut_at_the_deadline_and_the_breaker_opens(server_index, h
         assert took < 1.0 + 2.0, took
         assert ans["fallback"].startswith("llm_deadline") and "30일" in ans["text"]
         assert c.get("/health").json()["status"] == "ok"
-        assert 'geunkeo_llm_fallbacks_total{reason="llm_deadline"} 1' in c.get("/metrics").text
+        assert 'geunkeo_llm_fallbacks_total{reason="llm_deadline"} 1.0' in c.get("/metrics").text
 
 
 def test_the_breaker_opens_after_consecutive_failures_and_half_opens_after_cooldown():
@@ -94,13 +94,16 @@ def test_the_breaker_opens_after_consecutive_failures_and_half_opens_after_coold
 
 
 def test_too_many_requests_in_flight_are_shed_with_retry_after(server_index):
-    from geunkeo.server.guards import Metrics, Shedding
+    from starlette.routing import Route
+
+    from geunkeo.server.guards import Metrics, Routes, Shedding
 
     async def app(scope, receive, send):  # never reached when shed
         raise AssertionError
 
     metrics = Metrics()
     metrics.inflight = 2
+    routes = Routes([Route("/api/ask", app, methods=["POST"])])
     sent = []
 
     async def send(msg):
@@ -110,12 +113,12 @@ def test_too_many_requests_in_flight_are_shed_with_retry_after(server_index):
     import threading
 
     # in a thread of its own: the browser tests' Playwright keeps an event loop running in this one
-    t = threading.Thread(target=asyncio.run, args=(Shedding(app, 2, metrics)({"type": "http", "path": "/api/ask"},
-                                                                              None, send),))
+    scope = {"type": "http", "path": "/api/ask", "method": "POST"}
+    t = threading.Thread(target=asyncio.run, args=(Shedding(app, 2, metrics, routes)(scope, None, send),))
     t.start()
     t.join()
     assert sent[0]["status"] == 503 and (b"retry-after", b"2") in sent[0]["headers"]
-    assert metrics.shed == 1
+    assert metrics.registry.get_sample_value("geunkeo_shed_total") == 1
 
 
 def test_summarize_endpoint_keeps_provisos_and_refuses_a_bad_request(client):

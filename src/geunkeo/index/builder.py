@@ -15,19 +15,18 @@ import numpy as np
 from geunkeo.config import Settings
 from geunkeo.corpus import chunk_document, load_paths
 from geunkeo.corpus.base import Chunk, Document, LoadFailure
-from geunkeo.errors import IndexError_
+from geunkeo.errors import IndexError_, IngestError
 from geunkeo.index.embedders import get_embedder
 from geunkeo.index.lock import writer_lock
 from geunkeo.index.manifest import (
     FORMAT_VERSION,
     Manifest,
-    current_generation,
     new_generation_dir,
     now_iso,
     publish_generation,
     read_manifest,
 )
-from geunkeo.index.stores import make_store
+from geunkeo.index.stores import make_store, open_store
 from geunkeo.text.analyzer import get_analyzer
 
 # progress(stage, done, total): stages "chunk" (documents), "analyze" (chunks), "embed" (chunk texts), "titles"
@@ -74,6 +73,8 @@ def build_index(
 
     With `replace=True` the index is rebuilt from these paths alone. Another writer of the same index makes this
     raise `IndexBusy`, or with `wait=True` queue behind it (`on_wait` is told); see `index/lock.py`.
+    A path that does not exist, or no document to build a new (or replaced) index from, is an `IngestError`
+    raised before the index folder is touched.
     """
     settings = settings or Settings()
     t0 = time.perf_counter()
@@ -81,11 +82,23 @@ def build_index(
     timings: dict[str, float] = {}
 
     t = time.perf_counter()
+    _require_paths(paths)
     docs, failures = load_paths([Path(p) for p in paths])
     timings["load"] = time.perf_counter() - t
+    if not docs and (replace or not (index_dir / "CURRENT").is_file()):
+        # an index of nothing is never what was meant, and with --replace it would empty a good index
+        skipped = f" ({len(failures)} skipped, first {failures[0].path}: {failures[0].reason})" if failures else ""
+        raise IngestError(f"no documents to index under {', '.join(map(str, paths))}{skipped}; nothing was written")
     # from reading the current generation to publishing the next, this process is the index's only writer
     with writer_lock(index_dir, wait=wait, on_wait=on_wait):
         return _build(index_dir, docs, failures, settings, replace, progress, timings, t0)
+
+
+def _require_paths(paths: Sequence[str | Path]) -> None:
+    """IngestError naming every input path that does not exist (a typo must not build an empty index)."""
+    missing = [str(p) for p in paths if not Path(p).exists() and not Path(p).is_symlink()]
+    if missing:
+        raise IngestError(f"no such file or folder: {', '.join(missing)}; nothing was indexed", path=missing[0])
 
 
 def _build(index_dir: Path, docs: list[Document], failures: list, settings: Settings, replace: bool,
@@ -103,7 +116,7 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
                 f"{index_dir} was built with {old.analyzer_version} / {old.embedder_version}; this run uses "
                 f"{analyzer.version} / {embedder.version}. Rebuild with --replace."
             )
-        store = make_store(settings, current_generation(index_dir), embedder.dim, old.store)
+        store = open_store(settings, index_dir, old)  # a damaged index is not carried into the next generation
     if store is None:
         store = make_store(settings, None, embedder.dim)
 
@@ -194,7 +207,7 @@ def _embed_titles(embedder, titles: list[str]) -> np.ndarray:
 
 
 def _delete(index_dir: Path, old: Manifest, doc_ids: Sequence[str], settings: Settings) -> int:
-    store = make_store(settings, current_generation(index_dir), old.dim, old.store)
+    store = open_store(settings, index_dir, old)
     removed = store.delete_documents(list(doc_ids))
     hashes = {k: v for k, v in old.doc_hashes.items() if k not in set(doc_ids)}
     titles = {k: v for k, v in old.doc_titles.items() if k not in set(doc_ids)}

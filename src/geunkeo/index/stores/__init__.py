@@ -6,8 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from geunkeo.config import Settings
-from geunkeo.errors import ConfigError
+from geunkeo.errors import ConfigError, IndexError_
 from geunkeo.index.base import VectorStore
+from geunkeo.index.manifest import Manifest, current_generation, verify_files
 
 
 def _embedded(settings: Settings, path: Path | None, dim: int) -> VectorStore:
@@ -40,3 +41,17 @@ def make_store(settings: Settings, path: Path | None = None, dim: int = 384, nam
     if name not in STORES:
         raise ConfigError(f"unknown store {name!r}; choose one of: {', '.join(sorted(STORES))}")
     return STORES[name](settings, path, dim)
+
+
+def open_store(settings: Settings, index_dir: Path, manifest: Manifest) -> VectorStore:
+    """The live generation's store, checked against its manifest first: files (sizes, and sha256 unless
+    `index.verify_checksums` is off), then the number of chunks the store holds. A mismatch is an IndexError_
+    naming the file; nothing damaged is searched."""
+    gen = current_generation(index_dir)
+    verify_files(gen, manifest, checksums=settings.index.verify_checksums)
+    store = make_store(settings, gen, manifest.dim, manifest.store)
+    held = store.stats().chunks
+    if held != manifest.chunks:
+        raise IndexError_(f"{gen} holds {held} chunks, its manifest.json says {manifest.chunks}; the index is "
+                          "damaged — rebuild it with `geunkeo index --replace`")
+    return store

@@ -213,26 +213,45 @@ class EmbeddedStore(VectorStore):
 
     @classmethod
     def load(cls, path: Path) -> EmbeddedStore:
-        try:
-            vecs = np.load(path / "vectors.npy", mmap_mode="r")
-            store = cls(int(vecs.shape[1]) if vecs.ndim == 2 and vecs.shape[0] else 384)
-            with open(path / "chunks.jsonl", encoding="utf-8") as f:
-                for line in f:
-                    rec = json.loads(line)
-                    store._chunks.append(Chunk.from_dict(rec["chunk"]))
-                    store._terms.append(rec["terms"])
-            store._vecs = vecs
-            titles = json.loads((path / "titles.json").read_text(encoding="utf-8"))
-            store._title_ids = titles["ids"]
-            store._title_text = titles["text"]
-            store._title_vecs = np.load(path / "title_vectors.npy", mmap_mode="r")
-        except (OSError, ValueError, KeyError) as exc:
-            raise IndexError_(f"index data in {path} is unreadable ({exc}); rebuild it with `geunkeo index`") from exc
+        """The store saved in `path`; IndexError_ naming the file when one is unreadable or its rows disagree
+        with chunks.jsonl (a vectors.npy with fewer rows would otherwise be searched with other results)."""
+        vecs = _read(path / "vectors.npy", lambda f: np.load(f, mmap_mode="r"))
+        store = cls(int(vecs.shape[1]) if vecs.ndim == 2 and vecs.shape[0] else 384)
+        records = _read(path / "chunks.jsonl", _chunk_records)
+        store._chunks = [Chunk.from_dict(rec["chunk"]) for rec in records]
+        store._terms = [rec["terms"] for rec in records]
+        store._vecs = vecs
+        titles = _read(path / "titles.json", lambda f: json.loads(f.read_text(encoding="utf-8")))
+        store._title_ids, store._title_text = titles["ids"], titles["text"]
+        store._title_vecs = _read(path / "title_vectors.npy", lambda f: np.load(f, mmap_mode="r"))
+        _same_rows(path / "vectors.npy", len(vecs), "chunks in chunks.jsonl", len(store._chunks))
+        _same_rows(path / "title_vectors.npy", len(store._title_vecs), "titles in titles.json", len(store._title_ids))
         store._pos = {c.chunk_id: i for i, c in enumerate(store._chunks)}
         rows: dict[str, list[int]] = {}
         for i, c in enumerate(store._chunks):
             rows.setdefault(c.doc_id, []).append(i)
         store._doc_rows = {d: np.asarray(r) for d, r in rows.items()}
         if (path / "bm25").is_dir():
-            store._bm25 = _bm25s().BM25.load(str(path / "bm25"), mmap=True, show_progress=False)
+            store._bm25 = _read(path / "bm25", lambda f: _bm25s().BM25.load(str(f), mmap=True, show_progress=False))
+            _same_rows(path / "bm25", int(store._bm25.scores["num_docs"]), "chunks in chunks.jsonl", len(store._chunks))
         return store
+
+
+def _chunk_records(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def _read(path: Path, reader):
+    """reader(path), or IndexError_ naming `path` when it is missing, truncated or not what was written."""
+    try:
+        return reader(path)
+    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:  # ValueError covers JSON and UTF-8 errors
+        raise IndexError_(f"{path} is unreadable ({type(exc).__name__}: {exc}); the index is damaged — rebuild it "
+                          "with `geunkeo index --replace`") from exc
+
+
+def _same_rows(path: Path, rows: int, what: str, expected: int) -> None:
+    if rows != expected:
+        raise IndexError_(f"{path} has {rows} rows for {expected} {what}; the index is damaged — rebuild it with "
+                          "`geunkeo index --replace`")
