@@ -54,6 +54,18 @@ def test_beir_import_maps_fields_and_chunk_ids(tmp_path):
     assert g1en.lang == "en"
 
 
+def test_a_rewrite_takes_its_questions_judgements_and_reference(tmp_path):
+    _write_beir(tmp_path)
+    rewrites = tmp_path / "casual.jsonl"
+    rewrites.write_text(json.dumps({"_id": "g1#c1", "qrel_id": "g1", "text": "휴학 몇 학기까지 됨?",
+                                    "register": "slang"}, ensure_ascii=False) + "\n", encoding="utf-8")
+    (case,) = from_beir(tmp_path, queries=rewrites)
+    assert (case.id, case.query, case.style) == ("g1#c1", "휴학 몇 학기까지 됨?", "slang")
+    assert case.expected_chunk_ids == ["hakchik#제12조"]
+    assert case.reference_answer == "통산 6학기까지 휴학할 수 있다."
+    assert "qrel_id" not in case.metadata
+
+
 def test_beir_doc_level_and_missing_split(tmp_path):
     _write_beir(tmp_path, split="dev")
     cases = from_beir(tmp_path, split="dev", id_level="doc")

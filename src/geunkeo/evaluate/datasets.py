@@ -198,7 +198,8 @@ def from_beir(folder: str | Path, split: str | None = None, id_level: str = "aut
     English renderings) + qrels/<split>.tsv (corpus.jsonl is not needed).
 
     Query fields `answer`, `lang`, `style`, `parallel_id`, `task`, `complexity`, `risk_tags` map to the QA
-    format; others go to metadata. `id_level`: whether qrels ids are chunk ids (`doc#anchor`), document ids,
+    format; others go to metadata. A row of `queries` with a `qrel_id` is another rendering of that question (a
+    casual rewrite): it takes that question's judgements, and its reference answer unless it has its own. `id_level`: whether qrels ids are chunk ids (`doc#anchor`), document ids,
     or `auto` (chunk when the id contains '#'). Only queries with a positive qrel are kept.
     """
     root = Path(folder)
@@ -208,10 +209,15 @@ def from_beir(folder: str | Path, split: str | None = None, id_level: str = "aut
     if id_level not in ("auto", "chunk", "doc"):
         raise ConfigError(f"id_level must be 'auto', 'chunk' or 'doc', got {id_level!r}")
     qrels = read_qrels(_pick_split(root / "qrels", split))
+    originals = {str(q.get("_id")): q for q in _read_jsonl(root / "queries.jsonl")} if queries and \
+        (root / "queries.jsonl").is_file() else {}
     cases = []
     for q in _read_jsonl(qfile):
         qid = str(q.get("_id", q.get("id", "")))
-        rel = [cid for cid, s in qrels.get(qid, {}).items() if s > 0]
+        if "qrel_id" in q:
+            origin = originals.get(str(q["qrel_id"]), {})
+            q = {"answer": origin.get("answer"), "style": q.get("register"), **q}
+        rel = [cid for cid, s in qrels.get(str(q.get("qrel_id", qid)), {}).items() if s > 0]
         if not rel:
             continue
         text = str(q.get("text", q.get("query", "")))
@@ -227,7 +233,7 @@ def from_beir(folder: str | Path, split: str | None = None, id_level: str = "aut
         as_chunk = [(id_level == "chunk") or (id_level == "auto" and "#" in cid) for cid in rel]
         d["expected_chunk_ids"] = [cid for cid, c in zip(rel, as_chunk, strict=True) if c]
         d["expected_doc_ids"] = [cid for cid, c in zip(rel, as_chunk, strict=True) if not c]
-        skip = {"_id", "id", "text", "query", "answer", "reference_answer", *d}
+        skip = {"_id", "id", "text", "query", "answer", "reference_answer", "qrel_id", *d}
         d.update({k: v for k, v in q.items() if k not in skip})
         cases.append(case_from_dict(d, where=f"{qfile}:{qid}"))
     if not cases:

@@ -69,6 +69,7 @@ class VectorStore(ABC):
     """
 
     name: str = "store"
+    scores_windows: bool = False  # True: `upsert_windows` rows score their chunk in `search_dense`/`dense_scores`
 
     @abstractmethod
     def upsert(self, chunks: Sequence[Chunk], terms: Sequence[list[str]], vectors: np.ndarray) -> None:
@@ -90,6 +91,10 @@ class VectorStore(ABC):
         store cannot tell). The answer stage reads it: a rare word of the question that the retrieved chunks lack
         is a sign the documents do not answer it."""
         return {}
+
+    def upsert_windows(self, chunk_ids: Sequence[str], vectors: np.ndarray) -> None:
+        """Window vectors of chunks already upserted (row i belongs to `chunk_ids[i]`): a store that
+        `scores_windows` scores each chunk by its best window; others keep one vector per chunk."""
 
     @abstractmethod
     def search_dense(self, vector: np.ndarray, k: int) -> list[ScoredId]: ...

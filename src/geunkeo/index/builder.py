@@ -27,6 +27,7 @@ from geunkeo.index.manifest import (
     read_manifest,
 )
 from geunkeo.index.stores import make_store, open_store
+from geunkeo.index.windows import chunk_windows, mean_vectors
 from geunkeo.text.analyzer import get_analyzer
 
 # progress(stage, done, total): stages "chunk" (documents), "analyze" (chunks), "embed" (chunk texts), "titles"
@@ -143,13 +144,8 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
     timings["analyze"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    vecs = np.zeros((len(texts), embedder.dim), dtype=np.float32)
-    if progress and texts:
-        progress("embed", 0, len(texts))  # the stage's start: rates and ETAs count from here
-    for i in range(0, len(texts), EMBED_BATCH):
-        vecs[i : i + EMBED_BATCH] = embedder.embed_passages(texts[i : i + EMBED_BATCH])
-        if progress:
-            progress("embed", min(i + EMBED_BATCH, len(texts)), len(texts))
+    window_chars = settings.index.dense_window_chars if store.scores_windows else 0
+    vecs, windows = _embed_chunks(embedder, chunks, texts, window_chars, progress)
     new_titles = {d.doc_id: d.title for d in todo if d.title}
     if progress and settings.index.embed_titles:
         progress("titles", 0, len(set(new_titles.values())))
@@ -165,6 +161,8 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
     store.delete_documents(docs_without_chunks)
     if chunks:
         store.upsert(chunks, terms, vecs)
+        if windows is not None:
+            store.upsert_windows(*windows)
     if title_vecs is not None and new_titles:
         store.set_titles(new_titles, title_vecs)
     for d in todo:
@@ -194,6 +192,32 @@ def delete_documents(index_dir: str | Path, doc_ids: Sequence[str], settings: Se
     with writer_lock(index_dir):
         old = read_manifest(index_dir)
         return _delete(index_dir, old, doc_ids, settings)
+
+
+def _embed_batched(embedder, texts: list[str], progress: Progress | None) -> np.ndarray:
+    vecs = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    if progress and texts:
+        progress("embed", 0, len(texts))  # the stage's start: rates and ETAs count from here
+    for i in range(0, len(texts), EMBED_BATCH):
+        vecs[i : i + EMBED_BATCH] = embedder.embed_passages(texts[i : i + EMBED_BATCH])
+        if progress:
+            progress("embed", min(i + EMBED_BATCH, len(texts)), len(texts))
+    return vecs
+
+
+def _embed_chunks(embedder, chunks: list[Chunk], texts: list[str], window_chars: int,
+                  progress: Progress | None) -> tuple[np.ndarray, tuple[list[str], np.ndarray] | None]:
+    """Chunk vectors, and with `window_chars` the (owner chunk id, vector) rows of every chunk's windows.
+
+    With windows, only the windows are embedded: a chunk that fits one window is its window, a longer chunk's
+    vector is the mean of its windows' (the store scores it by its best window; the mean serves the rest)."""
+    if not window_chars:
+        return _embed_batched(embedder, texts, progress), None
+    per_chunk = [chunk_windows(c, window_chars) for c in chunks]
+    owners = [i for i, ws in enumerate(per_chunk) for _ in ws]
+    wvecs = _embed_batched(embedder, [w for ws in per_chunk for w in ws], progress)
+    vecs = mean_vectors(wvecs, owners, len(chunks))
+    return vecs, ([chunks[i].chunk_id for i in owners], wvecs)
 
 
 def _embed_titles(embedder, titles: list[str]) -> np.ndarray:

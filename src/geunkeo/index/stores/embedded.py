@@ -59,6 +59,7 @@ def scaled_idf(df: int, n: int) -> float:
 
 class EmbeddedStore(VectorStore):
     name = "embedded"
+    scores_windows = True
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
@@ -71,6 +72,11 @@ class EmbeddedStore(VectorStore):
         self._title_text: dict[str, str] = {}
         self._title_vecs = np.zeros((0, dim), dtype=np.float32)
         self._doc_rows: dict[str, np.ndarray] = {}
+        # window vectors (index/windows.py), grouped by their chunk's row; `_wstart[i]` = chunk i's first window,
+        # None while some chunk has none (an index built before windows): then chunks score by their own vector
+        self._wvecs = np.zeros((0, dim), dtype=np.float32)
+        self._wchunk: list[str] = []
+        self._wstart: np.ndarray | None = None
 
     # -- writing ----------------------------------------------------------------------------------------------
     def upsert(self, chunks: Sequence[Chunk], terms: Sequence[list[str]], vectors: np.ndarray) -> None:
@@ -88,6 +94,10 @@ class EmbeddedStore(VectorStore):
         keep = [i for i, c in enumerate(self._chunks) if c.doc_id not in drop]
         removed = len(self._chunks) - len(keep)
         if removed:
+            gone = {c.chunk_id for c in self._chunks if c.doc_id in drop}
+            wkeep = [i for i, cid in enumerate(self._wchunk) if cid not in gone]
+            self._wchunk = [self._wchunk[i] for i in wkeep]
+            self._wvecs = np.asarray(self._wvecs)[wkeep]
             self._chunks = [self._chunks[i] for i in keep]
             self._terms = [self._terms[i] for i in keep]
             self._vecs = np.asarray(self._vecs)[keep]
@@ -99,6 +109,27 @@ class EmbeddedStore(VectorStore):
                 self._title_vecs = np.asarray(self._title_vecs)[tkeep]
             self._reindex()
         return removed
+
+    def upsert_windows(self, chunk_ids: Sequence[str], vectors: np.ndarray) -> None:
+        unknown = [c for c in chunk_ids if c not in self._pos]
+        if unknown:
+            raise ValueError(f"windows of chunks not in the store: {unknown[:3]}")
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(chunk_ids), self.dim)
+        self._wchunk.extend(chunk_ids)
+        self._wvecs = np.vstack([np.asarray(self._wvecs), vectors]) if len(self._wvecs) else vectors.copy()
+        self._index_windows()
+
+    def _index_windows(self) -> None:
+        """Orders the windows by their chunk's row and finds each chunk's first; `_wstart` None unless every
+        chunk has a window."""
+        owner = np.asarray([self._pos[c] for c in self._wchunk], dtype=np.int64)
+        if len(owner) and np.any(np.diff(owner) < 0):
+            order = np.argsort(owner, kind="stable")
+            owner, self._wvecs = owner[order], np.asarray(self._wvecs)[order]
+            self._wchunk = [self._wchunk[i] for i in order]
+        n = len(self._chunks)
+        covered = n > 0 and len(owner) > 0 and np.unique(owner).size == n
+        self._wstart = np.searchsorted(owner, np.arange(n)) if covered else None
 
     def set_titles(self, titles: dict[str, str], vectors: np.ndarray) -> None:
         pos = {d: i for i, d in enumerate(self._title_ids)}
@@ -126,6 +157,7 @@ class EmbeddedStore(VectorStore):
             self._bm25 = bm
         else:
             self._bm25 = None
+        self._index_windows()
 
     # -- searching --------------------------------------------------------------------------------------------
     def search_sparse(self, terms: list[str], k: int, weights: dict[str, float] | None = None) -> list[ScoredId]:
@@ -155,12 +187,16 @@ class EmbeddedStore(VectorStore):
     def search_dense(self, vector: np.ndarray, k: int) -> list[ScoredId]:
         if not self._chunks:
             return []
-        scores = np.asarray(self._vecs) @ np.asarray(vector, dtype=np.float32)
+        scores = self.dense_scores(vector)
         idx = _top_k(scores, k)
         return [ScoredId(self._chunks[i].chunk_id, float(scores[i])) for i in idx]
 
     def dense_scores(self, vector: np.ndarray) -> np.ndarray:
-        return np.asarray(self._vecs) @ np.asarray(vector, dtype=np.float32)
+        """Each chunk's cosine to `vector`: its best window's when every chunk has windows, else its own."""
+        vector = np.asarray(vector, dtype=np.float32)
+        if self._wstart is not None:
+            return np.maximum.reduceat(np.asarray(self._wvecs) @ vector, self._wstart)
+        return np.asarray(self._vecs) @ vector
 
     def search_titles(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
         if not self._title_ids:
@@ -210,6 +246,9 @@ class EmbeddedStore(VectorStore):
         )
         if self._bm25 is not None:
             self._bm25.save(str(path / "bm25"), show_progress=False)
+        if self._wchunk:
+            np.save(path / "window_vectors.npy", np.asarray(self._wvecs, dtype=np.float32))
+            np.save(path / "window_owner.npy", np.asarray([self._pos[c] for c in self._wchunk], dtype=np.int32))
 
     @classmethod
     def load(cls, path: Path) -> EmbeddedStore:
@@ -226,11 +265,20 @@ class EmbeddedStore(VectorStore):
         store._title_vecs = _read(path / "title_vectors.npy", lambda f: np.load(f, mmap_mode="r"))
         _same_rows(path / "vectors.npy", len(vecs), "chunks in chunks.jsonl", len(store._chunks))
         _same_rows(path / "title_vectors.npy", len(store._title_vecs), "titles in titles.json", len(store._title_ids))
+        if (path / "window_owner.npy").is_file():
+            owner = _read(path / "window_owner.npy", np.load)
+            store._wvecs = _read(path / "window_vectors.npy", lambda f: np.load(f, mmap_mode="r"))
+            _same_rows(path / "window_vectors.npy", len(store._wvecs), "windows in window_owner.npy", len(owner))
+            if len(owner) and (owner.min() < 0 or owner.max() >= len(store._chunks)):
+                raise IndexError_(f"{path / 'window_owner.npy'} names chunks that chunks.jsonl does not hold; "
+                                  "rebuild the index with `geunkeo index --replace`")
+            store._wchunk = [store._chunks[i].chunk_id for i in owner]
         store._pos = {c.chunk_id: i for i, c in enumerate(store._chunks)}
         rows: dict[str, list[int]] = {}
         for i, c in enumerate(store._chunks):
             rows.setdefault(c.doc_id, []).append(i)
         store._doc_rows = {d: np.asarray(r) for d, r in rows.items()}
+        store._index_windows()
         if (path / "bm25").is_dir():
             store._bm25 = _read(path / "bm25", lambda f: _bm25s().BM25.load(str(f), mmap=True, show_progress=False))
             _same_rows(path / "bm25", int(store._bm25.scores["num_docs"]), "chunks in chunks.jsonl", len(store._chunks))
