@@ -60,9 +60,13 @@ def test_overrides_flip_stages_per_call(pipe):
                     vocabulary=False, glossary=False)
     assert off.rewritten == q and off.dense_texts == [q]
     assert set(off.bm25_terms.values()) == {1.0}
-    assert off.dense_weight == 0.3
+    weights = pipe.settings.retrieve
+    assert off.dense_weight == weights.dense_weight
     on = pipe.plan(q)
-    assert on.rewritten == "등록금 납부 금액" and on.dense_weight == 0.4 and "수업료" in on.bm25_terms
+    assert on.rewritten == "등록금 납부 금액" and on.dense_weight == weights.colloquial_dense_weight
+    assert "수업료" in on.bm25_terms
+    leaning = QueryPipeline(Settings(retrieve={"colloquial_dense_weight": 0.7}, query=pipe.settings.query.model_dump()))
+    assert leaning.plan(q).dense_weight == 0.7 and leaning.plan(q, formality_weights=False).dense_weight == 0.4
     assert pipe.plan(q, mode="bm25", dense_weight=0.0).mode == "bm25"
     with pytest.raises(ConfigError, match="allowed: colloquial"):
         pipe.plan(q, rerank=True)

@@ -26,7 +26,7 @@ def test_other_registers_use_the_tuned_values(label):
 
 def test_defaults_without_tuning():
     d = HybridWeightOptimizer(RetrieveSettings()).decide("formal")
-    assert (d.fusion, d.dense_weight, d.source) == ("minmax", 0.3, "default")
+    assert (d.fusion, d.dense_weight, d.source) == ("minmax", 0.4, "default")
 
 
 def test_explicit_config_beats_tuned_values():

@@ -95,6 +95,7 @@ class VectorStore(ABC):
     def upsert_windows(self, chunk_ids: Sequence[str], vectors: np.ndarray) -> None:
         """Window vectors of chunks already upserted (row i belongs to `chunk_ids[i]`): a store that
         `scores_windows` scores each chunk by its best window; others keep one vector per chunk."""
+        return None
 
     @abstractmethod
     def search_dense(self, vector: np.ndarray, k: int) -> list[ScoredId]: ...
