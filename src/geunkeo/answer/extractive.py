@@ -29,6 +29,7 @@ from geunkeo.answer.slots import (
     QUESTION_TERMS,
     asks_several,
     count_unit,
+    counts_of,
     field_label,
     label_slots,
     question_slots,
@@ -237,6 +238,19 @@ def compound_holds(term: str, terms: frozenset[str] | set[str]) -> bool:
         len(u) > len(term) and u.endswith(term) for u in terms)
 
 
+def _bound_prefers(query: str, theirs: set[str], ours: set[str]) -> bool:
+    """Whether a question asking the most (최대, 최고) or the least (최소, 최저) of a count is answered better by
+    the unit giving `theirs` than by the one giving `ours`: its extreme count is beyond the other's."""
+    words = set(get_analyzer().terms(query)) & _BOUND_WORDS
+    if not words or not theirs or not ours:
+        return False
+    high = lambda nums: max(float(n) for n in nums)  # noqa: E731
+    low = lambda nums: min(float(n) for n in nums)  # noqa: E731
+    if words & {"최대", "최고"}:
+        return high(theirs) > high(ours)
+    return low(theirs) < low(ours)
+
+
 def _label_answers(label: str, asked: list[str], weights: dict[str, float]) -> bool:
     """Whether a field line's label answers one of the asked slots: "일시" answers 언제; "신청 기간" only a question
     about 신청 (the notice's other dates answer other questions)."""
@@ -305,6 +319,7 @@ _MAX_SUPPORT = 2
 # more; chosen on autorag-ko dev and the sample set (key facts in the closing note of session 13)
 _FILL_WEIGHT = 0.5
 _COUNT_SHARE = 0.3  # a unit giving a number of the asked unit leads if it is this probable relative to the lead
+_RIVAL_SHARE = 0.5  # a unit giving another number of the asked unit is shown if this probable relative to the lead
 _MAX_GARBLE = 0.5  # units garbled beyond this (unit_ranker.intrinsic) are never shown
 _MIN_LETTERS = 0.1  # a unit shown has at least this share of letters (and two)
 _MMR_LAMBDA = 0.5
@@ -498,19 +513,29 @@ class ExtractiveAnswerer(Answerer):
 
     def _count_first(self, chosen: list[_Candidate], cands: list[_Candidate], query: str, slots: list[str],
                      doc_of: list[str]) -> list[_Candidate]:
-        """"휴학은 최대 몇 학기": when the lead gives no number of the asked unit and a unit of the top chunks does
-        ("일반휴학: 1회 2개 학기 이내"), that unit leads, and no unit of another document that counts something else
-        ("최대 6학점까지") is quoted. Count questions are rare in the ranker's training data, so it barely learned
-        the asked-unit features; this keeps the behaviour the product had before it."""
+        """For a question asking how many of a unit: a lead that gives no number of it gives way to a unit of the
+        top chunks that does, and no unit of another document that counts something else is quoted. When the top
+        chunks count the asked unit differently (one figure per kind of case), the most probable unit with a number
+        no chosen unit gives is shown too, so the reader sees the figures the documents give, not one of them.
+        Count questions are rare in the ranker's training data, so it barely learned the asked-unit features."""
         unit = count_unit(query) if "count" in slots[:2] else None
         if not unit or not chosen:
             return chosen
-        if not states_count_of(chosen[0].unit.text, unit):
-            counts = [c for c in cands if c.rank < self.top_chunks and not c.other_member
-                      and c.prob >= _COUNT_SHARE * chosen[0].prob and states_count_of(c.unit.text, unit)]
-            if counts:
-                lead = max(counts, key=lambda c: c.prob)
-                chosen = [lead, *(c for c in chosen if c is not lead)][: 1 + _MAX_SUPPORT]
+        counting = [c for c in cands if c.rank < self.top_chunks and not c.other_member and readable(c.unit.text)
+                    and c.prob >= _COUNT_SHARE * chosen[0].prob and states_count_of(c.unit.text, unit)]
+        if counting and not states_count_of(chosen[0].unit.text, unit):
+            lead = max(counting, key=lambda c: c.prob)
+            chosen = [lead, *(c for c in chosen if c is not lead)][: 1 + _MAX_SUPPORT]
+        said = set().union(*(counts_of(c.unit.text, unit) for c in chosen))
+        rivals = [c for c in counting if c not in chosen and c.prob >= _RIVAL_SHARE * chosen[0].prob
+                  and counts_of(c.unit.text, unit) - said]
+        if said and rivals:
+            rival = max(rivals, key=lambda c: c.prob)
+            chosen = [chosen[0], rival, *chosen[1:]][: 1 + _MAX_SUPPORT]
+            # "최대 몇": across passages the largest count leads; within one the source's order stands (its general
+            # rule before the exception that raises it)
+            if rival.rank != chosen[0].rank and _bound_prefers(query, counts_of(rival.unit.text, unit), said):
+                chosen = [rival, chosen[0], *chosen[2:]]
         doc = doc_of[chosen[0].rank]
         return [chosen[0], *(c for c in chosen[1:] if doc_of[c.rank] == doc or not states_other_count(c.unit.text, unit))]
 

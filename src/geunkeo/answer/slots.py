@@ -115,6 +115,12 @@ def label_slots(label: str) -> dict[str, str]:
     return out
 
 
+def counts_of(sentence: str, unit: str) -> set[str]:
+    """The numbers a sentence gives of `unit` (as written, commas dropped), by the rule of `states_count_of`."""
+    return {m.replace(",", "") for m in
+            re.findall(rf"(?<!학년도\s)(?<!학년도)(?<![\d,.제])({_NUM})\s*(?:개\s*)?{unit}", sentence)}
+
+
 def states_other_count(sentence: str, unit: str) -> bool:
     """Whether a sentence gives a number of a count unit other than `unit` and none of `unit` ("최대 6학점까지" for
     a question asking how many 학기)."""
