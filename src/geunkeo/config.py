@@ -69,7 +69,7 @@ class QuerySettings(_Section):
     # index a 2,000-character search took 1.5 s, 500 characters 0.3 s; the longest question of every dataset here
     # is 356 characters. Truncating rather than refusing keeps a pasted long question answerable (the server
     # refuses only above server.max_query_chars).
-    max_query_chars: int = Field(500, ge=1)
+    max_query_chars: int = Field(default=500, ge=1)  # `default=` by keyword: the checker reads it as a default
     colloquial: bool = True
     morph_expansion: bool = True
     synonyms: bool = True
@@ -272,6 +272,13 @@ def _check_environment(sections: set[str]) -> None:
                           f"{', '.join('GEUNKEO_' + v for v in OTHER_VARIABLES)}")
 
 
+def _valid_keys(loc: list[str]) -> list[str]:
+    """The keys valid where an unknown key `loc` was given: its section's, or the sections for a top-level key."""
+    field = Settings.model_fields.get(loc[0]) if len(loc) > 1 else None
+    model = field.annotation if field is not None else Settings
+    return sorted(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
+
+
 def describe_invalid(exc) -> str:
     """A pydantic ValidationError of `Settings` as one line per problem, naming the setting, where it can come
     from, and for an unknown key the keys its section has."""
@@ -281,9 +288,7 @@ def describe_invalid(exc) -> str:
         where = f"GEUNKEO_{'__'.join(loc).upper()} or geunkeo.toml"
         msg = f"{'.'.join(loc)}: {e['msg']} (got {e.get('input')!r}; {where})"
         if e["type"] == "extra_forbidden":
-            model = Settings.model_fields.get(loc[0]).annotation if len(loc) > 1 and loc[0] in Settings.model_fields \
-                else Settings
-            keys = sorted(model.model_fields) if hasattr(model, "model_fields") else []
+            keys = _valid_keys(loc)
             msg = f"{'.'.join(loc)}: unknown setting; valid keys{' of ' + loc[0] if len(loc) > 1 else ''}: " \
                   f"{', '.join(keys)} ({where})"
         out.append(msg)
