@@ -178,8 +178,11 @@ class AnswerSettings(_Section):
     gate_min_supported_share: float = 0.5
 
 
+GateProfileName = Literal["dev", "stabilization", "advanced"]  # data/gate_profiles.json's profiles
+
+
 class EvaluateSettings(_Section):
-    profile: Literal["dev", "stabilization", "advanced"] = "dev"
+    profile: GateProfileName = "dev"
     semantic_threshold: float = 0.75
     review_seed: int = 13
     review_warning_rate: float = 0.30

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -11,6 +12,9 @@ from rich.table import Table
 
 from geunkeo.cli.common import console, err_console, print_json, settings_from, user_errors
 from geunkeo.errors import ConfigError
+
+if TYPE_CHECKING:
+    from geunkeo.corpus.base import Chunk
 
 
 def register(app: typer.Typer) -> None:
@@ -154,6 +158,16 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def _chunk_of(d: dict[str, Any], chunk_id: str, stem: str) -> Chunk:
+    """A chunk from one JSON object of a contexts file; what it leaves out comes from the file's name."""
+    from geunkeo.corpus.base import Chunk
+
+    title = d.get("title", stem)
+    return Chunk(chunk_id=d.get("chunk_id", chunk_id), doc_id=d.get("doc_id", stem), title=title, text=d["text"],
+                 location=d.get("location", title), lang=d.get("lang", "ko"), article=d.get("article"),
+                 paragraphs=d.get("paragraphs", []))
+
+
 def _contexts(path: Path):
     """A .txt file is one context titled by its file name; .json holds a chunk or a list, .jsonl one per line."""
     import json
@@ -172,9 +186,6 @@ def _contexts(path: Path):
         for i, d in enumerate(items, 1):
             if not isinstance(d, dict) or "text" not in d:
                 raise ConfigError(f"{path}: item {i} has no 'text' field")
-            out.append(Chunk(chunk_id=d.get("chunk_id", f"{path.stem}#{i}"), doc_id=d.get("doc_id", path.stem),
-                             title=d.get("title", path.stem), text=d["text"],
-                             location=d.get("location", d.get("title", path.stem)), lang=d.get("lang", "ko"),
-                             article=d.get("article"), paragraphs=d.get("paragraphs", [])))
+            out.append(_chunk_of(d, f"{path.stem}#{i}", path.stem))
         return out
     return [Chunk(chunk_id=path.stem, doc_id=path.stem, title=path.stem, text=raw, location=path.stem)]
