@@ -159,7 +159,8 @@ class AnswerSettings(_Section):
     withhold_by: Literal["ranker", "rules", "both"] = "both"
     # overrides the ranker's trained threshold (None: the one in data/unit_ranker.json)
     gate_min_unit_probability: float | None = None
-    answerer: str = "auto"  # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm"
+    # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm" | a name in answer/registry.py
+    answerer: str = "auto"
     extractive_top_chunks: int = 3
     # extractive: supporting sentences are added only while the answer stays within this many characters; the
     # fact first is always quoted and a proviso stays with its sentence. 800 on autorag-ko dev: answers p90 747,

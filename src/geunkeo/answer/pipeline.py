@@ -134,7 +134,13 @@ def unit_confidence(ranked: RankedUnits | None, ranker: UnitRanker, hits: list[H
 
 def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: LLM | None, trace: Trace,
               extract: Callable[[], Answer]) -> Answer:
+    """The answerer `name`'s answer. "extractive" reuses the units ranked for the gate (`extract`); "llm" falls
+    back to them when the LLM fails; any other name is an answerer registered in answer/registry.py ANSWERERS,
+    whose answer is filtered, verified and gated like the others."""
     reason = None
+    if name not in ("llm", "extractive"):
+        with trace.stage("answer.generate", answerer=name):
+            return get_answerer(name, settings, llm).answer(query, hits, trace)
     if name == "llm":
         if llm is None:
             reason = "no LLM is configured (llm.provider = 'none')"

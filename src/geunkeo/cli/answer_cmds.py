@@ -31,7 +31,7 @@ def ask_cmd(
     llm: str = typer.Option(None, "--llm", help="LLM provider for the answer (ollama, openai, gemini, …)"),
     model: str = typer.Option(None, "--model", help="LLM model name"),
     base_url: str = typer.Option(None, "--base-url", help="LLM server URL"),
-    answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm (default from config)"),
+    answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm | a name registered in answer/registry.py (default from config)"),
     k: int = typer.Option(5, "-k", min=1, max=20, help="How many retrieved chunks the answer may use (1–20, as the API)"),
     explain: bool = typer.Option(False, "--explain", help="Show the trace: decisions, timings, LLM calls"),
     server: str = typer.Option(None, "--server", help="URL of a running `geunkeo serve` to ask instead of loading "
