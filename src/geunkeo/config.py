@@ -72,7 +72,7 @@ class QuerySettings(_Section):
     # index a 2,000-character search took 1.5 s, 500 characters 0.3 s; the longest question of every dataset here
     # is 356 characters. Truncating rather than refusing keeps a pasted long question answerable (the server
     # refuses only above server.max_query_chars).
-    max_query_chars: int = Field(500, ge=1)
+    max_query_chars: int = Field(default=500, ge=1)  # `default=` by keyword: the checker reads it as a default
     colloquial: bool = True
     morph_expansion: bool = True
     synonyms: bool = True
@@ -164,7 +164,8 @@ class AnswerSettings(_Section):
     withhold_by: Literal["ranker", "rules", "both"] = "both"
     # overrides the ranker's trained threshold (None: the one in data/unit_ranker.json)
     gate_min_unit_probability: float | None = None
-    answerer: str = "auto"  # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm"
+    # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm" | a name in answer/registry.py
+    answerer: str = "auto"
     extractive_top_chunks: int = 3
     # extractive: supporting sentences are added only while the answer stays within this many characters; the
     # fact first is always quoted and a proviso stays with its sentence. 800 on autorag-ko dev: answers p90 747,
@@ -183,8 +184,11 @@ class AnswerSettings(_Section):
     gate_min_supported_share: float = 0.5
 
 
+GateProfileName = Literal["dev", "stabilization", "advanced"]  # data/gate_profiles.json's profiles
+
+
 class EvaluateSettings(_Section):
-    profile: Literal["dev", "stabilization", "advanced"] = "dev"
+    profile: GateProfileName = "dev"
     semantic_threshold: float = 0.75
     review_seed: int = 13
     review_warning_rate: float = 0.30
@@ -277,6 +281,13 @@ def _check_environment(sections: set[str]) -> None:
                           f"{', '.join('GEUNKEO_' + v for v in OTHER_VARIABLES)}")
 
 
+def _valid_keys(loc: list[str]) -> list[str]:
+    """The keys valid where an unknown key `loc` was given: its section's, or the sections for a top-level key."""
+    field = Settings.model_fields.get(loc[0]) if len(loc) > 1 else None
+    model = field.annotation if field is not None else Settings
+    return sorted(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
+
+
 def describe_invalid(exc) -> str:
     """A pydantic ValidationError of `Settings` as one line per problem, naming the setting, where it can come
     from, and for an unknown key the keys its section has."""
@@ -286,9 +297,7 @@ def describe_invalid(exc) -> str:
         where = f"GEUNKEO_{'__'.join(loc).upper()} or geunkeo.toml"
         msg = f"{'.'.join(loc)}: {e['msg']} (got {e.get('input')!r}; {where})"
         if e["type"] == "extra_forbidden":
-            model = Settings.model_fields.get(loc[0]).annotation if len(loc) > 1 and loc[0] in Settings.model_fields \
-                else Settings
-            keys = sorted(model.model_fields) if hasattr(model, "model_fields") else []
+            keys = _valid_keys(loc)
             msg = f"{'.'.join(loc)}: unknown setting; valid keys{' of ' + loc[0] if len(loc) > 1 else ''}: " \
                   f"{', '.join(keys)} ({where})"
         out.append(msg)

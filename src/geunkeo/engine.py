@@ -55,7 +55,7 @@ class AnswerOptions:
     """Choices for one answer: how many hits it reads, which answerer, and the search that finds them."""
 
     k: int = 5
-    answerer: str | None = None        # extractive | llm; None = as configured
+    answerer: str | None = None        # extractive | llm | a registered name; None = as configured
     as_of: str | None = None
     llm: LLM | None = None             # a client to use instead of the engine's own (tests, reuse)
     search: SearchOptions | None = None

@@ -113,7 +113,7 @@ class ContextIndex:
                 last_named = names[0]
             elif c.ref == "same" and last_named:
                 names = [last_named]
-            elif c.ref == "bare" and same_sentence:
+            elif c.ref == "bare" and prev is not None and same_sentence:
                 names = prev[1]
             else:
                 names = list(doc.names)
@@ -394,7 +394,7 @@ def _same_reg(a: str, b: str) -> bool:
         return True
     # "the BlueWave policy" names "BlueWave Overseas Travel Insurance Policy Wording": its name, then its kind
     m = _EN_NAMED.fullmatch(short)
-    return bool(m) and m.group(1) in long_ and m.group(2) in long_[long_.index(m.group(1)) + len(m.group(1)):]
+    return m is not None and m.group(1) in long_ and m.group(2) in long_[long_.index(m.group(1)) + len(m.group(1)):]
 
 
 _EN_NAMED = re.compile(r"([a-z0-9'\-]{3,}?)(" + EN_DOC_KINDS + ")")

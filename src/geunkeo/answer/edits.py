@@ -442,7 +442,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
         if e.is_contact:
             pair = _KO_PAIR_BEFORE.search(s, max(0, e.start - 60), e.start) if lang == "ko" else None
             nxt_pair = _KO_PAIR_AFTER.match(s, e.end) if pair else None
-            if nxt_pair and not near.starting_in(pair.start("topic"), e.start, e):
+            if pair and nxt_pair and not near.starting_in(pair.start("topic"), e.start, e):
                 # "분할납부 문의는 <invented>, 수강신청 문의는 041.660.2231로 하세요": the invented pair goes whole
                 cut(e, pair.start("topic"), nxt_pair.end())
                 continue
@@ -461,7 +461,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             # "…, call 02-…": the label is the clause's verb; without the number nothing is left of it
             verb = _ending_at(_VERB_LABEL, s, e.start)
             parallel = _NEXT_VERB.match(s, e.end) if verb else None
-            if parallel:  # "Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone
+            if verb and parallel:  # "Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone
                 cut(e, verb.start(), parallel.end())
                 continue
             # "전화 02-…, 이메일 a@b로 …" / "02-…로 전화하거나 a@b로 …": another contact takes its place
@@ -491,7 +491,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 continue
             first = _ending_at(_FIRST_ALT, s, e.start) if lang == "en" else None
             then = _THEN_OR_VERB.match(s, e.end) if first else None
-            if then and not near.starting_in(first.start(), e.start, e) and not near.starting_in(e.end, then.end() + 40, e):
+            if first and then and not near.starting_in(first.start(), e.start, e) and not near.starting_in(e.end, then.end() + 40, e):
                 cut(e, first.start(), then.end())  # → "You can hand it in at the Faculty Office."
                 continue
             last = _ending_at(_OR_LAST, s, e.start) if lang == "en" else None
@@ -516,7 +516,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 continue
             last_pair = _KO_LAST_PAIR.search(s, max(0, e.start - 40), e.start) if lang == "ko" else None
             copula = _KO_COPULA.match(s, e.end) if last_pair else None
-            if copula and not near.starting_in(last_pair.start(), e.start, e):
+            if last_pair and copula and not near.starting_in(last_pair.start(), e.start, e):
                 # "…11층이고 우편번호는 <invented>입니다" → "…11층입니다": the last pair of a list goes with its link
                 cut(e, last_pair.start(), copula.end(), "입니다")
                 continue

@@ -106,7 +106,8 @@ class HallucinationFilter:
         spans = sentence_spans(text)
         res = self.apply_sentences([text[s:e] for s, e in spans], contexts, lang=lang or _lang_of(text))
         # re-join with the answer's own spacing (line breaks of lists survive); added sentences get a space
-        parts, prev = [], None
+        parts: list[str] = []
+        prev = None
         for o in res.sentences:
             if parts:
                 parts.append(text[spans[o.anchor - 1][1] : spans[o.anchor][0]] if o.anchor != prev else " ")
@@ -206,9 +207,9 @@ class HallucinationFilter:
                         e = replace(e, text=head, end=e.start + len(head))
                 if hit is None and e.norm.startswith(ROOM) and e.text.isascii() and _glossed_place(sent, e, ctx):
                     continue  # an English rendering of the real Korean room given in brackets after it
-                head = room_without_office(e.text) if hit is None and e.norm.startswith(ROOM) else None
-                if head:  # "대학본부 2층 재무회계팀에": the floor goes, the office stays
-                    e = replace(e, text=head, end=e.start + len(head))
+                office = room_without_office(e.text) if hit is None and e.norm.startswith(ROOM) else None
+                if office:  # "대학본부 2층 재무회계팀에": the floor goes, the office stays
+                    e = replace(e, text=office, end=e.start + len(office))
                 if hit is None:
                     bad.append(e)
                 else:
@@ -255,8 +256,9 @@ class HallucinationFilter:
                     if found is None and not alike and ctx.all_titles_korean():
                         # "Article 16(2) of the Hanbitnuri University Regulations" over a Korean 학칙: an English
                         # answer names the Korean document in English; its kind picks the contexts it can be
-                        found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(_en_kind(e.regulation), ""),
-                                             e.item) if _en_kind(e.regulation) else None
+                        en_kind = _en_kind(e.regulation)
+                        found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(en_kind, ""),
+                                             e.item) if en_kind else None
                 if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
                     # "Regulation 7.3.8" in a code whose chunks number it "7.3.8 Records." with no word: one numbering
                     other = ("§" if e.article[0] == "R" else "R") + e.article[1:]

@@ -21,7 +21,7 @@ from geunkeo.answer.cited import render
 from geunkeo.answer.extractive import ExtractiveAnswerer, RankedUnits, question_lang, readable
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.answer.gate import NOT_ANSWERED, decide, retrieval_confidence
-from geunkeo.answer.registry import get_answerer, resolve_name
+from geunkeo.answer.registry import get_answerer, llm_answerer, resolve_name
 from geunkeo.answer.slots import field_label
 from geunkeo.answer.unit_ranker import UnitRanker, intrinsic
 from geunkeo.answer.verify import SUPPORTED, AnswerVerifier
@@ -98,7 +98,7 @@ def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *
         if ans.verification is not None:
             avoid += [c.text for c in ans.verification.sentences if c.removed]
         try:
-            second = get_answerer("llm", settings, llm).answer(query, hits, trace, avoid=avoid)
+            second = llm_answerer(settings, llm).answer(query, hits, trace, avoid=avoid)
         except LLMError as e:
             trace.warn(f"regeneration failed ({type(e).__name__}: {e}); the filtered first answer is kept")
             gate = GateDecision("warn", [*gate.reasons, "regeneration_failed"], gate.checks)
@@ -134,7 +134,13 @@ def unit_confidence(ranked: RankedUnits | None, ranker: UnitRanker, hits: list[H
 
 def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: LLM | None, trace: Trace,
               extract: Callable[[], Answer]) -> Answer:
+    """The answerer `name`'s answer. "extractive" reuses the units ranked for the gate (`extract`); "llm" falls
+    back to them when the LLM fails; any other name is an answerer registered in answer/registry.py ANSWERERS,
+    whose answer is filtered, verified and gated like the others."""
     reason = None
+    if name not in ("llm", "extractive"):
+        with trace.stage("answer.generate", answerer=name):
+            return get_answerer(name, settings, llm).answer(query, hits, trace)
     if name == "llm":
         if llm is None:
             reason = "no LLM is configured (llm.provider = 'none')"
@@ -176,7 +182,7 @@ def _checked(ans: Answer, filt: HallucinationFilter, verifier: AnswerVerifier | 
         return ans
     ans = _verified(ans, hits, verifier, trace)
     ver = ans.verification
-    if ans.answerer != "llm" or (not ver.checked and not fragments) or any(
+    if ver is None or ans.answerer != "llm" or (not ver.checked and not fragments) or any(
             c.verdict == SUPPORTED and c.cited for c in ver.sentences):
         return ans  # (an LLM answer with no content sentence, "not specified", is the gate's to escalate)
     uncited = sum(1 for c in ver.sentences if c.verdict == SUPPORTED and not c.cited)

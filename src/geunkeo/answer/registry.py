@@ -12,7 +12,8 @@ from geunkeo.errors import ConfigError
 from geunkeo.llm.base import LLM
 
 
-def _llm(settings: Settings, llm: LLM | None) -> Answerer:
+def llm_answerer(settings: Settings, llm: LLM | None) -> LLMAnswerer:
+    """The LLM answerer (typed as itself: the gate's one regeneration passes it `avoid`)."""
     if llm is None:
         raise ConfigError("the llm answerer needs an LLM: set llm.provider (GEUNKEO_LLM__PROVIDER or --llm)")
     return LLMAnswerer(llm, settings.answer)
@@ -20,7 +21,7 @@ def _llm(settings: Settings, llm: LLM | None) -> Answerer:
 
 ANSWERERS: dict[str, Callable[[Settings, LLM | None], Answerer]] = {
     "extractive": lambda settings, llm: ExtractiveAnswerer(settings.answer),
-    "llm": _llm,
+    "llm": llm_answerer,
 }
 
 

@@ -96,7 +96,8 @@ def fix_particle(prev: str, rest: str) -> str:
     f = final_consonant(_DIGIT_READING.get(prev[-1], prev[-1]))
     if f is None:
         return rest
-    run = re.match(r"[가-힣]*", rest).group(0)
+    hangul = re.match(r"[가-힣]*", rest)
+    run = hangul.group(0) if hangul else ""  # `*` always matches; the test is for the checker
     tail = rest[len(run):]
     for base in ("으로", "로"):
         if run.startswith(base) and run[len(base):] in _RO_TAILS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -11,6 +12,9 @@ from rich.table import Table
 
 from geunkeo.cli.common import console, err_console, print_json, settings_from, user_errors
 from geunkeo.errors import ConfigError
+
+if TYPE_CHECKING:
+    from geunkeo.corpus.base import Chunk
 
 
 def register(app: typer.Typer) -> None:
@@ -27,7 +31,7 @@ def ask_cmd(
     llm: str = typer.Option(None, "--llm", help="LLM provider for the answer (ollama, openai, gemini, …)"),
     model: str = typer.Option(None, "--model", help="LLM model name"),
     base_url: str = typer.Option(None, "--base-url", help="LLM server URL"),
-    answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm (default from config)"),
+    answerer: str = typer.Option(None, "--answerer", help="auto | extractive | llm | a name registered in answer/registry.py (default from config)"),
     k: int = typer.Option(5, "-k", min=1, max=20, help="How many retrieved chunks the answer may use (1–20, as the API)"),
     explain: bool = typer.Option(False, "--explain", help="Show the trace: decisions, timings, LLM calls"),
     server: str = typer.Option(None, "--server", help="URL of a running `geunkeo serve` to ask instead of loading "
@@ -154,6 +158,16 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def _chunk_of(d: dict[str, Any], chunk_id: str, stem: str) -> Chunk:
+    """A chunk from one JSON object of a contexts file; what it leaves out comes from the file's name."""
+    from geunkeo.corpus.base import Chunk
+
+    title = d.get("title", stem)
+    return Chunk(chunk_id=d.get("chunk_id", chunk_id), doc_id=d.get("doc_id", stem), title=title, text=d["text"],
+                 location=d.get("location", title), lang=d.get("lang", "ko"), article=d.get("article"),
+                 paragraphs=d.get("paragraphs", []))
+
+
 def _contexts(path: Path):
     """A .txt file is one context titled by its file name; .json holds a chunk or a list, .jsonl one per line."""
     import json
@@ -172,9 +186,6 @@ def _contexts(path: Path):
         for i, d in enumerate(items, 1):
             if not isinstance(d, dict) or "text" not in d:
                 raise ConfigError(f"{path}: item {i} has no 'text' field")
-            out.append(Chunk(chunk_id=d.get("chunk_id", f"{path.stem}#{i}"), doc_id=d.get("doc_id", path.stem),
-                             title=d.get("title", path.stem), text=d["text"],
-                             location=d.get("location", d.get("title", path.stem)), lang=d.get("lang", "ko"),
-                             article=d.get("article"), paragraphs=d.get("paragraphs", [])))
+            out.append(_chunk_of(d, f"{path.stem}#{i}", path.stem))
         return out
     return [Chunk(chunk_id=path.stem, doc_id=path.stem, title=path.stem, text=raw, location=path.stem)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 from rich.markup import escape
 from rich.table import Table
@@ -82,7 +84,7 @@ def ping_cmd(
             raise typer.Exit(2)
         # Bypass the cache: a ping must reach the provider.
         llm = create_provider(settings.llm)
-    result = {"provider": llm.provider, "model": llm.model}
+    result: dict[str, Any] = {"provider": llm.provider, "model": llm.model}
     try:
         out = llm.complete([Message("user", "Reply with the single word: pong")], max_tokens=8)
     except LLMError as e:

@@ -103,8 +103,10 @@ def settings_from(llm: str | None = None, model: str | None = None, base_url: st
     from geunkeo.config import Settings
     from geunkeo.errors import ConfigError
 
+    # section name -> its overrides, checked by pydantic (not by the type checker) as every other source is
+    overrides: dict[str, Any] = {k: v for k, v in sections.items() if v}
     try:
-        s = Settings(**{k: v for k, v in sections.items() if v})
+        s = Settings(**overrides)
     except ValidationError as exc:
         from geunkeo.config import describe_invalid
 

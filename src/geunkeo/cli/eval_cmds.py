@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, get_args
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from geunkeo.errors import GeunkeoError
+from geunkeo.errors import ConfigError, GeunkeoError
+
+if TYPE_CHECKING:
+    from geunkeo.config import GateProfileName
 
 console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -24,6 +28,18 @@ def _fmt(v: float | None, signed: bool = False) -> str:
 def _fail(exc: GeunkeoError) -> None:
     err.print(f"[red]error:[/red] {exc}")
     raise typer.Exit(2)  # a user error, as in every command (cli/common.py)
+
+
+def _gate_profile(name: str) -> GateProfileName:
+    """--profile as the setting's type; another name gets load_profile's error, which names the profiles."""
+    from geunkeo.config import GateProfileName
+    from geunkeo.evaluate.gates import load_profile
+
+    for known in get_args(GateProfileName):
+        if name == known:
+            return known
+    load_profile(name)  # raises ConfigError: unknown gate profile …; choose one of …
+    raise ConfigError(f"gate profile {name!r} is in gate_profiles.json but not a choice of evaluate.profile")
 
 
 def _print_run(summary: dict, run_dir: Path) -> None:
@@ -84,7 +100,7 @@ def register(app: typer.Typer) -> None:
         try:
             settings = Settings()
             if profile:
-                settings.evaluate.profile = profile  # validated by load_profile (names the choices)
+                settings.evaluate.profile = _gate_profile(profile)
             with console.status("evaluating…") as status:
                 res = run_evaluation(dataset, index, out, settings=settings, llm=llm, limit=limit,
                                      progress=lambda i, n, qid: status.update(f"case {i}/{n} {qid}"))

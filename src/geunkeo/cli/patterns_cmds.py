@@ -98,8 +98,8 @@ def test(
     con.print(f"[bold]dense[/bold]      {plan.dense_texts}")
     con.print(f"[bold]fusion[/bold]     {plan.fusion}, dense {plan.dense_weight:.2f} / BM25 {plan.bm25_weight:.2f}, "
               f"mode {plan.mode}")
-    for w in plan.trace.warnings:
-        con.print(f"[yellow]warning:[/yellow] {w}")
+    for warning in plan.trace.warnings:
+        con.print(f"[yellow]warning:[/yellow] {warning}")
     con.print(f"[dim]{plan.trace.total_ms():.2f} ms: "
               + ", ".join(f"{s.name.split('.')[-1]} {s.ms:.2f}" for s in plan.trace.stages) + "[/dim]")
 

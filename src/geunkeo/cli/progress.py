@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # rich.progress is imported only when a bar is drawn
+    from rich.progress import Progress, TaskID
 
 _STAGE_WORDS = {"chunk": "chunking documents", "analyze": "analysing chunks (Kiwi)", "embed": "embedding chunks",
                 "titles": "embedding titles"}
@@ -36,17 +40,17 @@ class IndexProgress:
         self._stage: str | None = None
         self._stage_start = 0.0
         self._last_line = float("-inf")
-        self._bar = None
-        self._task = None
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
 
     def __enter__(self) -> IndexProgress:
         if self.terminal:
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                                 TimeRemainingColumn(), console=self.console, transient=True)
-            self._bar.__enter__()
-            self._task = self._bar.add_task("indexing", total=None)
+            bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                           TimeRemainingColumn(), console=self.console, transient=True)
+            bar.__enter__()
+            self._bar, self._task = bar, bar.add_task("indexing", total=None)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -62,7 +66,7 @@ class IndexProgress:
         new_stage = stage != self._stage
         if new_stage:
             self._stage, self._stage_start = stage, now
-        if self._bar is not None:
+        if self._bar is not None and self._task is not None:
             self._bar.update(self._task, description=_STAGE_WORDS.get(stage, stage), completed=done, total=total)
             return
         # off a terminal: a line when a stage starts, every `every` seconds, and when a long stage ends

@@ -78,7 +78,8 @@ class LoadFailure:
 class Loader(Protocol):
     """Reads one file type. `suffixes` lists what it handles ('.md', '.hwpx', …)."""
 
-    suffixes: tuple[str, ...]
+    @property
+    def suffixes(self) -> tuple[str, ...]: ...  # read-only, so a class's `suffixes = (".md",)` satisfies it
 
     def load(self, path: Path, root: Path | None = None) -> Iterator[Document]: ...
 

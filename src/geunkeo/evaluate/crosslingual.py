@@ -90,13 +90,15 @@ def crosslingual_summary(records: Sequence[dict[str, Any]], checker: ClaimChecke
     pairs = [compare_pair(pid, ko, en, checker) for pid, ko, en in find_pairs(records)]
     top1 = [p.same_top1 for p in pairs if p.same_top1 is not None]
     overlap = [p.doc_overlap for p in pairs if p.doc_overlap is not None]
-    equiv = [p for p in pairs if p.equivalent is not None]
+    # (claim sets equivalent, claim equivalence) of the pairs whose claims were compared (both are set together)
+    equiv = [(p.equivalent, p.claim_equivalence) for p in pairs
+             if p.equivalent is not None and p.claim_equivalence is not None]
     return {
         "pairs": len(pairs),
         "same_documents_rate": _mean([float(x) for x in top1]),
         "mean_doc_overlap": _mean(overlap),
-        "claim_set_equivalence_rate": _mean([float(p.equivalent) for p in equiv]),
-        "mean_claim_equivalence": _mean([p.claim_equivalence for p in equiv]),
+        "claim_set_equivalence_rate": _mean([float(same) for same, _ in equiv]),
+        "mean_claim_equivalence": _mean([share for _, share in equiv]),
         "pairs_without_claim_comparison": len(pairs) - len(equiv),
         "method": {"same_documents": "top-1 document id equal; overlap = Jaccard of top-k document ids",
                    "claim_set": method if checker else "not computed (no claim checker)"},

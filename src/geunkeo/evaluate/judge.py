@@ -98,12 +98,8 @@ class LLMJudge:
         out: dict[str, dict[str, Any]] = {}
         for crit in CRITERIA:
             item = value.get(crit)
-            raw = item.get("score") if isinstance(item, dict) else item
-            try:
-                raw = float(raw)
-            except (TypeError, ValueError):
-                continue
-            if 1.0 <= raw <= 5.0:
+            raw = _number(item.get("score") if isinstance(item, dict) else item)
+            if raw is not None and 1.0 <= raw <= 5.0:
                 reason = item.get("reason", "") if isinstance(item, dict) else ""
                 out[crit] = {"score": round((raw - 1.0) / 4.0, 4), "raw": raw, "reason": reason}
         if not out:
@@ -163,3 +159,13 @@ def judge_metrics(judge: LLMJudge | None, question: str, answer: str | None, con
         else:
             out[n] = MetricResult.not_computable(n, judge.method, f"the judge gave no score for {crit}")
     return out
+
+
+def _number(value: object) -> float | None:
+    """A score as the judge may write it (4, 4.0, "4"), or None for anything else (null, "n/a", a list)."""
+    if not isinstance(value, (int, float, str)):
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        return None

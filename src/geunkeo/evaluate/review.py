@@ -259,7 +259,8 @@ class ReviewQueue:
     def items(self, pending: bool | None = None, level: str | None = None,
               eval_id: str | None = None) -> list[dict[str, Any]]:
         """Queued items by priority; `pending=True` only unreviewed, False only reviewed; one run or all."""
-        sql, args = "SELECT * FROM review_items WHERE 1=1", []
+        sql = "SELECT * FROM review_items WHERE 1=1"
+        args: list[str | int] = []
         if eval_id:
             sql += " AND eval_id=?"
             args.append(eval_id)

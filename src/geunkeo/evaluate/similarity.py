@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -101,7 +101,14 @@ class Calibration:
     method: str = "logistic least squares on gold/5"
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @overload
+    def score(self, cosine: float) -> float: ...
+
+    @overload
+    def score(self, cosine: np.ndarray) -> np.ndarray: ...
+
     def score(self, cosine: float | np.ndarray) -> float | np.ndarray:
+        """The calibrated score: a float for one cosine, an array for an array of them."""
         z = self.slope * np.asarray(cosine, dtype=np.float64) + self.intercept
         out = 1.0 / (1.0 + np.exp(-z))
         return float(out) if np.ndim(out) == 0 else out

@@ -184,7 +184,7 @@ class PairFeatures:
     values: dict[str, float]
     evidence: str
     missing_entities: list[Entity]
-    interaction: np.ndarray | None = None  # claim ⊙ evidence and |claim − evidence| (optional model inputs)
+    interaction: np.ndarray  # claim ⊙ evidence and |claim − evidence| (inputs a model may choose to use)
 
     def vetoes(self) -> list[str]:
         """Reasons that overrule the model: a number/date/article the context lacks, or a polarity flip on a
@@ -344,8 +344,9 @@ def verbatim_statement(claim: str, context: str, min_chars: int = 8) -> str | No
         return None
     parts = _UNIT_ITEM.split(c)
     if len(parts) > 1:
-        lines = [_whole_line_statement(p.strip().rstrip(" " + _STATEMENT_END), context) for p in parts if p.strip()]
-        return " / ".join(lines) if lines and all(lines) else None
+        found = [_whole_line_statement(p.strip().rstrip(" " + _STATEMENT_END), context) for p in parts if p.strip()]
+        lines = [line for line in found if line]
+        return " / ".join(lines) if lines and len(lines) == len(found) else None
     return _whole_line_statement(c, context)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from geunkeo.errors import LLMError
 from geunkeo.llm.base import LLM, Completion, Message
@@ -16,7 +17,7 @@ def complete_traced(llm: LLM, messages: list[Message], *, trace: Trace | None, f
     Errors are recorded and re-raised (LLMUnavailable / LLMBadOutput); the feature decides how to degrade.
     """
     start = time.perf_counter()
-    record = {"provider": llm.provider, "model": llm.model, "feature": feature}
+    record: dict[str, Any] = {"provider": llm.provider, "model": llm.model, "feature": feature}
     try:
         out = llm.complete(messages, **kwargs)
     except LLMError as e:

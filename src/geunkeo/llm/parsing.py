@@ -193,8 +193,9 @@ def parse_ranking(text: str, n: int) -> list[int]:
     elif _TEXT_RANKING.search(text):
         # extract_json would read just the first "[3]" of "[3] > [1] > [2]": a text ranking is not the shape
         raise LLMBadOutput(f"the model wrote a text ranking, not JSON: {text[:120]!r}")
-    ids = [_ranking_id(v) for v in value]
-    if any(i is None for i in ids):
+    maybe_ids = [_ranking_id(v) for v in value]
+    ids = [i for i in maybe_ids if i is not None]
+    if len(ids) < len(maybe_ids):
         raise LLMBadOutput(f"expected a JSON list of candidate numbers, got {value!r:.120}")
     order: list[int] = []
     for i in ids:

@@ -106,8 +106,7 @@ class ColloquialTransformer:
     @classmethod
     def from_settings(cls, qs: QuerySettings) -> ColloquialTransformer:
         """Default dictionary + the user's file, pending queue at the configured path."""
-        pending = None if qs.pending_queue is False else PendingQueue(
-            pending_queue_path(qs.pending_queue if isinstance(qs.pending_queue, str) else None))
+        pending = None if qs.pending_queue is False else PendingQueue(pending_queue_path(qs.pending_queue))
         return cls(load_dictionary(user_mappings_path(qs.user_mappings)), pending)
 
     # -- public API -------------------------------------------------------------------------------------------

@@ -89,9 +89,9 @@ class FormalityDetector:
                 return "formal", f"{last.form}/EF"
             return "colloquial", f"{last.form}/EF"
         if last.tag == "EC":
-            prev = core[-2].form if len(core) > 1 else ""
-            if last.form in _HEADING_EC and prev in {"대하", "관하", "의하", "따르", "위하"}:
-                return "fragment", f"{prev}+{last.form}/EC"
+            prev_form = core[-2].form if len(core) > 1 else ""
+            if last.form in _HEADING_EC and prev_form in {"대하", "관하", "의하", "따르", "위하"}:
+                return "fragment", f"{prev_form}+{last.form}/EC"
             return "colloquial", f"{last.form}/EC"
         if last.tag == "ETN" and last.form in {"ᆷ", "음"}:  # 어떻게 함? 가능함: chat shorthand in a query
             return "colloquial", f"{last.form}/ETN"

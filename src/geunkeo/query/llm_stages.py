@@ -14,7 +14,7 @@ stage is skipped and the trace says so. Multi-query variants must also look like
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from geunkeo.config import Settings
 from geunkeo.errors import LLMBadOutput, LLMError
@@ -163,6 +163,10 @@ def _hyde_mode(wanted: str, answer: str | None, title: str | None) -> str:
     return "off"
 
 
+# what a stage's job returns: multi_query its variants, hyde (answer, title), translate the translation
+_StageResult = list[str] | tuple[str | None, str | None] | str
+
+
 def _skip(plan: QueryPlan, feature: str, reason: str, error: str | None = None) -> None:
     """Record a skipped stage: a warning, and a decision naming the error class (e.g. LLMBadOutput) if any."""
     plan.trace.warn(f"{feature} skipped: {reason}")
@@ -188,7 +192,8 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings, *, mu
         return plan
     # Each job records its LLM call in a trace of its own, merged only if it finishes in time: a call that
     # outlives the deadline must not write into a trace the caller has already been given.
-    jobs, job_traces = {}, {}
+    jobs: dict[str, Future[_StageResult]] = {}
+    job_traces: dict[str, Trace] = {}
     for feature, fn in (("multi_query", _multi_query), ("hyde", _hyde), ("translate", _translate)):
         if wanted[feature]:
             job_traces[feature] = Trace()
@@ -218,12 +223,12 @@ def apply_llm_stages(plan: QueryPlan, llm: LLM | None, settings: Settings, *, mu
                 _skip(plan, feature, f"unexpected {type(e).__name__}: {e}", error=type(e).__name__)
                 continue
             applied.append(feature)
-            if feature == "translate":
+            if isinstance(result, str):  # translate
                 translations.append(result)
-            elif feature == "multi_query":
+            elif isinstance(result, list):  # multi_query
                 plan.variants = [*result, *plan.variants]
                 plan.trace.decide("query.multi_query", f"{len(result)} variants", variants=result)
-            else:
+            else:  # hyde
                 answer, title = result
                 mode = _hyde_mode(want_hyde, answer, title)
                 if mode != want_hyde:

@@ -14,6 +14,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from geunkeo.errors import ConfigError
 from geunkeo.query.paths import read_dictionary
@@ -100,7 +101,8 @@ def add_user_mapping(path: str | Path, pattern: str, formal: str, context: str) 
     if not pattern:
         raise ConfigError("the pattern is empty: give the colloquial phrase to match, e.g. '어떻게 해'")
     path = Path(path)
-    data = read_dictionary("colloquial_mappings.json", path) if path.is_file() else {"version": SCHEMA_VERSION, "mappings": [], "regex_patterns": []}
+    data: dict[str, Any] = read_dictionary("colloquial_mappings.json", path) if path.is_file() else {
+        "version": SCHEMA_VERSION, "mappings": [], "regex_patterns": []}  # the file's JSON, checked by _parse
     data.setdefault("mappings", [])
     data.setdefault("regex_patterns", [])
     new = True

@@ -16,9 +16,12 @@ def user_mappings_path(configured: str | None) -> Path:
     return Path(configured).expanduser() if configured else geunkeo_home() / "colloquial_mappings.json"
 
 
-def pending_queue_path(configured: str | None) -> Path:
-    """The pending-patterns queue (QuerySettings.pending_queue, else <home>/pending_patterns.jsonl)."""
-    return Path(configured).expanduser() if configured else geunkeo_home() / "pending_patterns.jsonl"
+def pending_queue_path(configured: str | bool | None) -> Path:
+    """The pending-patterns queue (QuerySettings.pending_queue when it is a path, else
+    <home>/pending_patterns.jsonl; whether a `false` setting keeps no queue is the caller's decision)."""
+    if isinstance(configured, str) and configured:
+        return Path(configured).expanduser()
+    return geunkeo_home() / "pending_patterns.jsonl"
 
 
 def user_vocabulary_path() -> Path:

@@ -124,7 +124,7 @@ class QueryPipeline:
         budget = qs.max_expansions
 
         with tr.stage("query.vocabulary") as rec:
-            added = []
+            added: list[str] = []
             own = analyzer_terms(text)
             found: list[tuple[str, str, float]] = []  # (term, source, weight)
             vw = self.vocabulary.weights if (on["vocabulary"] or on["glossary"]) else {}
@@ -156,7 +156,7 @@ class QueryPipeline:
             tr.decide("query.pending", "queued" if res.queued else "not queued", reason=res.reason)
 
         with tr.stage("query.morph") as rec:
-            added: list[str] = []
+            added = []
             if on["morph_expansion"] and plan.lang != "en":
                 exp = self.expander.expand(text)
                 # Lemmas are built in the analyzer's own term format (noun + 하 + 다, stem + 다; a test holds

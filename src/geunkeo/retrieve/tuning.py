@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from geunkeo.errors import GeunkeoError
 from geunkeo.index.base import ScoredId
@@ -16,6 +16,14 @@ from geunkeo.retrieve.fusion import FUSION_METHODS, fuse
 from geunkeo.trace import Trace
 
 DENSE_WEIGHTS = tuple(round(0.1 * i, 1) for i in range(11))
+
+
+class FusionRow(TypedDict):
+    """One cell of the fusion grid `tune_fusion` searches: a method, a dense weight and the metric's score."""
+
+    fusion: str
+    dense_weight: float
+    score: float
 
 
 def read_qrels(path: str | Path) -> dict[str, dict[str, int]]:
@@ -95,10 +103,11 @@ def ranx_scores(qrels: dict[str, dict[str, int]], run_dict: dict[str, dict[str, 
 
 
 def tune_fusion(idx, queries: dict[str, str], qrels: dict[str, dict[str, int]], metric: str = "ndcg@10",
-                dataset: str = "", split: str = "dev", doc_of=None, store: bool = True) -> tuple[dict[str, Any], list[dict]]:
+                dataset: str = "", split: str = "dev", doc_of=None, store: bool = True
+                ) -> tuple[dict[str, Any], list[FusionRow]]:
     """Grid-search fusion method × dense weight; store the best in the index manifest (formal-query weights)."""
     runs = collect_runs(idx, queries, formality_weights=False)
-    rows = []
+    rows: list[FusionRow] = []
     for method in FUSION_METHODS:
         for w in DENSE_WEIGHTS:
             if method == "rrf" and w in (0.0, 1.0):

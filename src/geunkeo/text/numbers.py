@@ -213,8 +213,8 @@ def _find(text: str) -> tuple[Quantity, ...]:
                                   f"{num}/{den}"))
     rest = _blank(text, [(q.start, q.end) for q in found]) if found else text
     for m in _NUMERAL.finditer(rest):
-        num, scale, unit_word, pre = m.group("num", "scale", "unit", "pre")
-        value = _korean_value(num)
+        numeral, scale, unit_word, pre = m.group("num", "scale", "unit", "pre")
+        value = _korean_value(numeral)
         if value is None:
             continue
         if scale:
@@ -222,7 +222,7 @@ def _find(text: str) -> tuple[Quantity, ...]:
         kind, unit = _UNIT.get(" ".join(unit_word.lower().split()), _NO_UNIT) if unit_word else _NO_UNIT
         if pre and kind in ("number", "amount"):
             kind, unit = "amount", _PREFIX[pre.lower()]
-        if "조" in num and kind != "amount":
+        if "조" in numeral and kind != "amount":
             continue  # 3조 without a currency is an article reference (제 dropped), not 3 × 10^12
         s, e = m.span()
         found.append(_quantity(kind, text[s:e], s, e, value, unit))

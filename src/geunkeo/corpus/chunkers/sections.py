@@ -100,7 +100,8 @@ def chunk_markdown(doc: Document, settings: CorpusSettings) -> list[Chunk]:
 def chunk_paragraphs(doc: Document, settings: CorpusSettings) -> list[Chunk]:
     """Plain text: paragraphs (blank-line separated) packed into blocks of at most `max_chunk_chars`."""
     paragraphs: list[tuple[int, str]] = []
-    start, buf = 0, []
+    start = 0
+    buf: list[str] = []
     for i, raw in enumerate(doc.text.split("\n") + [""]):
         s = raw.strip()
         if s:

@@ -56,11 +56,12 @@ def _walk(root, lines: list[str]) -> None:
 
     Iterative, with an explicit stack: a page nested thousands of levels deep (lxml parses it with huge_tree)
     would overflow Python's recursion limit and lose everything below."""
-    stack: list[tuple[str, object]] = [("open", root)]  # ("open", el) | ("close", el) | ("tail", text)
+    # (what to do, element): "open" walks it, "close" ends its block, "tail" appends the text after it
+    stack: list[tuple[str, lxml.html.HtmlElement]] = [("open", root)]
     while stack:
         kind, item = stack.pop()
         if kind == "tail":
-            _append_inline(lines, item)
+            _append_inline(lines, item.tail)
             continue
         tag = item.tag if isinstance(item.tag, str) else ""
         if kind == "close":
@@ -84,7 +85,7 @@ def _walk(root, lines: list[str]) -> None:
         _append_inline(lines, item.text)
         stack.append(("close", item))
         for child in reversed(item):
-            stack.append(("tail", child.tail))
+            stack.append(("tail", child))
             stack.append(("open", child))
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from geunkeo.errors import LLMError
 from geunkeo.evaluate.base import Claim, MetricResult
 from geunkeo.evaluate.metrics.inputs import CaseInputs
 from geunkeo.evaluate.similarity import RELEVANCY_CALIBRATION_FILE, load_calibration, semantic_similarity
+
+if TYPE_CHECKING:
+    from geunkeo.evaluate.judge import LLMJudge
 
 NO_ANSWER = "there is no answer (retrieval-only run or empty answer)"
 
@@ -68,22 +73,33 @@ def response_relevancy(x: CaseInputs) -> MetricResult:
         return MetricResult.not_computable(name, "calibrated cosine(question, answer)", NO_ANSWER)
     threshold = x.settings.evaluate.semantic_threshold
     if x.judge is not None:
-        try:
-            questions = x.judge.questions_for(x.answer_text, x.case.lang)
-        except LLMError as e:
-            x.trace.decide("evaluate.response_relevancy", "judge failed; question-answer similarity", error=str(e))
-        else:
-            cal = load_calibration()
-            scores = [semantic_similarity(x.case.query, q, x.vectors, threshold, cal).value for q in questions]
-            value = sum(scores) / len(scores)
-            return MetricResult(name, round(value, 4),
-                                f"mean calibrated cosine(question, generated questions); {x.judge.method}",
-                                details={"generated_questions": questions, "scores": scores,
-                                         "threshold": threshold, "similar": value >= threshold})
+        judged = _judged_relevancy(x, x.judge, x.answer_text, threshold)
+        if judged is not None:
+            return judged
     cal = load_calibration(shipped=RELEVANCY_CALIBRATION_FILE)
     r = semantic_similarity(x.case.query, x.answer_text, x.vectors, threshold, cal, name=name)
     r.details["note"] = "P(the answer addresses the question | cosine(question, answer)); no LLM question generation"
     return r
+
+
+def _judged_relevancy(x: CaseInputs, judge: LLMJudge, answer: str, threshold: float) -> MetricResult | None:
+    """The mean calibrated similarity between the question and the questions the judge writes for the answer;
+    None when the judge fails (recorded in the trace) and the cosine path is to answer instead."""
+    try:
+        questions = judge.questions_for(answer, x.case.lang)
+    except LLMError as e:
+        x.trace.decide("evaluate.response_relevancy", "judge failed; question-answer similarity", error=str(e))
+        return None
+    cal = load_calibration()
+    similar = [semantic_similarity(x.case.query, q, x.vectors, threshold, cal) for q in questions]
+    scores = [r.value for r in similar if r.value is not None]
+    if not scores:  # only an empty text has no similarity: the cosine path reports an empty question
+        return None
+    value = sum(scores) / len(scores)
+    return MetricResult("response_relevancy", round(value, 4),
+                        f"mean calibrated cosine(question, generated questions); {judge.method}",
+                        details={"generated_questions": questions, "scores": scores,
+                                 "threshold": threshold, "similar": value >= threshold})
 
 
 def _labels(claims: list[Claim], checker, ctx_id: str, ctx: str) -> list[dict]:

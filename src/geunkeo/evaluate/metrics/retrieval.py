@@ -83,16 +83,17 @@ def cases_retrieval(items, ks=(1, 5, 10)) -> dict[str, dict[str, MetricResult]]:
     numba type signature met for the first time costs seconds)."""
     names = _names(ks)
     out: dict[str, dict[str, MetricResult]] = {}
-    groups: dict[str, tuple[dict, dict, dict[str, int]]] = {}
+    # level -> (qrels by case, run by case, number retrieved by case)
+    groups: dict[str, tuple[dict[str, dict[str, int]], dict[str, dict[str, float]], dict[str, int]]] = {}
     for case_id, chunk_ids, doc_ids, hits in items:
         made = _case_qrels_run(chunk_ids, doc_ids, hits)
         if made is None:
             out[case_id] = {n: MetricResult.not_computable(n, METHOD, "the case lists no expected chunk or document ids")
                             for n in names}
             continue
-        level, qrels, run = made
+        level, case_qrels, case_run = made
         g = groups.setdefault(level, ({}, {}, {}))
-        g[0][case_id], g[1][case_id], g[2][case_id] = qrels, run, len(run)
+        g[0][case_id], g[1][case_id], g[2][case_id] = case_qrels, case_run, len(case_run)
     if not groups:
         return out
     from ranx import Qrels, Run, evaluate

@@ -50,7 +50,8 @@ def gate_pass_bars(gates: dict[str, dict[str, Any]]) -> str:
 def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[dict[str, Any]]) -> str:
     """Flag levels per language, task and complexity (stacked shares), labelled with the P0 gate pass rate."""
     keys = {"query_language": "language", "task": "task", "complexity": "complexity", "style": "style"}
-    x, shares = [], {lvl: [] for lvl in ("CRITICAL", "WARNING", "PASSED")}
+    x: list[str] = []
+    shares: dict[str, list[float]] = {lvl: [] for lvl in ("CRITICAL", "WARNING", "PASSED")}
     for key, groups in by.items():
         if key == "style" and set(groups) == {"?"}:
             continue  # the dataset has no query styles

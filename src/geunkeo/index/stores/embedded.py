@@ -176,10 +176,12 @@ class EmbeddedStore(VectorStore):
 
     def sparse_scores(self, terms: list[str], weights: dict[str, float] | None = None) -> np.ndarray:
         """BM25 score of every chunk; terms grouped by weight so each group is one sparse pass."""
+        total = np.zeros(len(self._chunks), dtype=np.float32)
+        if self._bm25 is None:  # no chunks were indexed: nothing scores
+            return total
         groups: dict[float, list[str]] = {}
         for t in dict.fromkeys(terms):
             groups.setdefault(float((weights or {}).get(t, 1.0)), []).append(t)
-        total = np.zeros(len(self._chunks), dtype=np.float32)
         for w, ts in groups.items():
             total += w * self._bm25.get_scores(ts)
         return total

@@ -25,6 +25,7 @@ import math
 import uuid
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,18 +33,21 @@ from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError, IndexError_
 from geunkeo.index.base import ScoredId, StoreStats, VectorStore
 
+if TYPE_CHECKING:  # pymilvus is an optional extra, imported when a client is made
+    from pymilvus import MilvusClient
+
 K1, B = 1.5, 0.75  # bm25s defaults, so both stores rank alike
 STATE_FILE = "milvus.json"
 OWNED_FILE = "milvus-collections.txt"  # every collection this index created, for garbage collection
 SEARCH_LIMIT = 16384  # Milvus' maximum topk
-_clients: dict[tuple[str, str | None], object] = {}
+_clients: dict[tuple[str, str | None], MilvusClient] = {}
 # Milvus Lite cannot hand out a server timestamp for iterators; pymilvus logs a warning per iterator and then
 # uses a client-side one, which is what we want. Keep that one message out of users' logs.
 logging.getLogger("pymilvus.client.iterator.query_iterator").addFilter(
     lambda record: "mvccTs" not in record.getMessage())
 
 
-def _client(uri: str, token: str | None):
+def _client(uri: str, token: str | None) -> MilvusClient:
     """One MilvusClient per URI per process (a Milvus Lite file is served by one local server process)."""
     try:
         from pymilvus import MilvusClient
