@@ -136,6 +136,13 @@ class Answer:
         d["contexts"] = [h.to_dict() for h in self.contexts]
         return d
 
+    def public_dict(self) -> dict[str, Any]:
+        """What a user may read: `to_dict` without the text the answerer wrote and the checks rejected
+        (answer/public.py)."""
+        from geunkeo.answer.public import public_dict
+
+        return public_dict(self)
+
 
 class Answerer(ABC):
     name: str = "answerer"

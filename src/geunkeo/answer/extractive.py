@@ -54,6 +54,7 @@ from geunkeo.corpus.reflow import ends_sentence
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import IN_FORCE
 from geunkeo.text.analyzer import get_analyzer
+from geunkeo.text.injection import passages, spans_of
 from geunkeo.text.kiwi import get_kiwi
 from geunkeo.text.patterns import HANGUL, detect_lang
 from geunkeo.trace import Trace
@@ -217,9 +218,26 @@ def names_other_member(asked: dict[str, set[str]], text: str) -> bool:
 def chunk_units(text: str) -> tuple[tuple[Unit, frozenset], ...]:
     """`source_units` of a chunk with each unit's BM25 terms; cached, because the answerer and the gate's
     answerability check read the same top chunks."""
-    units = source_units(text)
+    units = _not_instructions(text, source_units(text))
     terms = get_analyzer().terms_batch([u.text for u in units])
     return tuple((u, frozenset(t)) for u, t in zip(units, terms, strict=True))
+
+
+def _not_instructions(text: str, units: list[Unit]) -> list[Unit]:
+    """`units` less those inside an instruction-like passage of the chunk (geunkeo.text.injection): a document's
+    message to the model is data, never a fact to quote, and not evidence that the chunk answers."""
+    spans = spans_of(text)
+    if not spans:
+        return units
+    ranges = passages(text, list(spans))
+
+    def inside(u: Unit) -> bool:
+        at = text.find(u.text)
+        if at < 0:  # a unit rebuilt from broken lines: read it on its own
+            return bool(spans_of(u.text))
+        return any(a < at + len(u.text) and at < b for a, b in ranges)
+
+    return [u for u in units if not inside(u)]
 
 
 def _page_of(hit: Hit) -> tuple[str, object] | None:

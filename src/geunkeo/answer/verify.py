@@ -11,7 +11,10 @@ Checks, cheapest first; the first decisive one gives the verdict:
    another value ("5백만원" against "2천5백만원").
 3. article references: a 제N조 / Article N the cited chunks neither are nor mention → unsupported.
 4. language: a sentence in another language than every cited chunk (an English answer over Korean rules) is
-   judged by steps 2–3 only (supported, method "cross-lingual"): the rules below read one language.
+   judged by answer/crosslingual.py after steps 2–3: it must read as a sentence of its language, must not flip
+   the polarity of the Korean sentence it restates (terms put into Korean by the domain glossary), and must
+   reach the cosine floor calibrated on translated ko/en passages (method "cross-lingual"); the rules below
+   read one language.
 5. polarity: the sentence, or one of its clauses, negates a word its closest context sentence affirms ("허가
    없이", "허가가 필요하지 않다", "without the president's permission" against "허가를 받아"), or affirms what that
    sentence negates → contradicted. The negated word comes from the morphemes (Kiwi): the content word a
@@ -35,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from geunkeo.answer import crosslingual
 from geunkeo.answer.base import Answer, AnswerSentence, SentenceCheck, Verification
 from geunkeo.config import Settings
 from geunkeo.errors import ConfigError
@@ -484,9 +488,7 @@ class AnswerVerifier:
             return verdict(bad.verdict, bad.method, bad.reason, bad.evidence)
         same = [h for h in pool if _same_language(claim, h)]
         if not same:
-            return verdict(*self._judged(claim, pool, SUPPORTED, "cross-lingual",
-                                         "its numbers and article references agree with the cited context; the "
-                                         "polarity rule and the checker read one language", "", None))
+            return verdict(*self._judged(claim, pool, *self._crosslingual_verdict(claim, pool)))
         texts = [h.chunk.embed_text() for h in same]
         parts = _clauses(claim)
         # each clause on its own too: a flip in one clause of a long sentence restates a different context sentence
@@ -495,6 +497,24 @@ class AnswerVerifier:
         if flip is not None:
             return verdict(*self._judged(claim, pool, flip.verdict, flip.method, flip.reason, flip.evidence, None))
         return verdict(*self._judged(claim, pool, *self._checker_verdict(claim, pool)))
+
+    def _crosslingual_verdict(self, claim: str, pool: list[Hit]) -> tuple[str, str, str, str, float | None]:
+        """A claim in another language than its chunks (answer/crosslingual.py): it must read as a sentence of
+        its language, not flip the polarity of the sentence it restates, and come close enough to one."""
+        if not crosslingual.reads_as_language(claim):
+            return UNSUPPORTED, "language", "not a sentence of English or Korean: it states nothing the context " \
+                                            "can support", "", None
+        sents = [(s, _polarity(s)) for h in pool for s in _context_sentences(h.chunk.embed_text())]
+        negated = _polarity(claim).negated
+        flip = crosslingual.polarity_flip(claim, negated, sents) if not HANGUL.search(claim) else None
+        if flip is not None:
+            return flip.verdict, flip.method, flip.reason, flip.evidence, None
+        checker = self.checker()
+        if checker is None:
+            return SUPPORTED, "cross-lingual", "its numbers, article references and polarity agree with the cited " \
+                                               f"context; checker unavailable ({self._checker_error})", "", None
+        found = crosslingual.dense_support(claim, [s for s, _ in sents], checker.vectors)
+        return found.verdict, found.method, found.reason, found.evidence, found.score
 
     def _checker_verdict(self, claim: str, pool: list[Hit]) -> tuple[str, str, str, str, float | None]:
         """(verdict, method, reason, evidence, score) from the support checker: the sentence is supported when

@@ -15,6 +15,7 @@ is searched or asked through the same Python API as the CLI, and the result is r
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Literal
 
@@ -32,6 +33,19 @@ from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Routes, Sheddi
 from geunkeo.server.views import answer_view, plan_view, render_page
 
 HERE = Path(__file__).parent
+log = logging.getLogger("geunkeo.server")
+
+
+def logged(ans):
+    """`ans`, after writing what the answerer wrote and the checks rejected to the server log: the only place it
+    is kept (answer/public.py; never in the page or the API)."""
+    from geunkeo.answer.public import rejected_texts
+
+    if rejected := rejected_texts(ans):
+        log.info(json.dumps({"event": "answer_rejected_text", "query": ans.query, "answerer": ans.answerer,
+                             "gate": ans.gate.action if ans.gate else None, "texts": rejected},
+                            ensure_ascii=False))
+    return ans
 
 
 class SearchRequest(BaseModel):
@@ -118,7 +132,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     def api_ask(req: AskRequest) -> dict:
         """A cited answer with the serving gate's decision, within `server.ask_deadline_s`."""
         try:
-            return answering.ask(checked(req.query), req.k).to_dict()
+            return logged(answering.ask(checked(req.query), req.k)).public_dict()
         except GeunkeoError as exc:
             raise user_error(exc) from exc
 
@@ -130,7 +144,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         def events():
             yield "event: status\ndata: {\"stage\": \"searching\"}\n\n"
             try:
-                payload = answering.ask(query, k).to_dict()
+                payload = logged(answering.ask(query, k)).public_dict()
             except GeunkeoError as exc:
                 yield f"event: error\ndata: {json.dumps({'detail': str(exc)}, ensure_ascii=False)}\n\n"
                 return
@@ -164,8 +178,8 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         status = 200
         if q and q.strip():
             try:
-                ans = answering.ask(checked(q), max(1, min(k, 20)))
-                ctx["answer"], ctx["plan"] = answer_view(ans), plan_view(ans.trace.to_dict())
+                ans = logged(answering.ask(checked(q), max(1, min(k, 20))))
+                ctx["answer"], ctx["plan"] = answer_view(ans), plan_view(ans.public_dict()["trace"])
             except HTTPException as exc:
                 ctx["error"], status = exc.detail, exc.status_code
             except GeunkeoError as exc:

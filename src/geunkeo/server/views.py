@@ -115,7 +115,9 @@ def answer_view(ans: Answer) -> dict[str, Any]:
         "sentences": [{"text": s.text, "cites": [c.n for c in s.citations], "generic": s.generic}
                       for s in ans.sentences],
         "text": ans.text, "sources": sources, "answerer": ans.answerer, "fallback": ans.fallback,
-        "draft": ans.draft if state == "withheld" else None, "lang": ans.lang,
+        # an LLM's withheld draft is its own words, which the checks rejected: server log only (answer/public.py)
+        "draft": ans.draft if state == "withheld" and ans.answerer != "llm" and not ans.fallback else None,
+        "lang": ans.lang,
         "first_cited": min(quotes) if quotes else None,
     }
 

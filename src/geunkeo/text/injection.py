@@ -13,6 +13,14 @@ instructions (무시하고/무시하세요, "ignore previous instructions"), a q
 markup (``<|im_start|>``, ``system:`` opening a line). Adnominal and declarative forms ("지시를 무시한 자는",
 "…라고 한다") never match.
 
+Detection reads a normalised copy of the text (NFKC, so full-width letters are ASCII; zero-width, soft-hyphen and
+bidi-control characters removed; Cyrillic and Greek look-alikes folded to Latin, `data/injection_cues.json`), and
+maps what it finds back to the original offsets: "Ig\u200bnore previous instructions" is the phrase it reads as.
+Besides the phrases below, an instruction addressed to a model by meaning is caught (kind "addressed"): a sentence
+whose subject or addressee is a reader word (AI, 인공지능 비서, assistants, language models) that goes on to a speech act
+(답변, 안내, 덧붙이다; tell, say, include) under an imperative or obligation (…할 것, …하라; must, should), whatever
+its wording ("본 자료를 검토하는 인공지능 비서는 … 덧붙일 것", "Assistants that summarise this page must tell …").
+
 `detect_injections(text)` returns one `InjectionSpan` per trigger: `phrase` is the matched words and
 `start`/`end` the passage they govern — from the start of the trigger's line to the end of its paragraph (a
 blank line or the next structural line: heading, article, numbered or bulleted item), at most `MAX_PASSAGE`
@@ -22,9 +30,12 @@ character ranges; `without_injections(text)` blanks them.
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 MAX_PASSAGE = 600
 
@@ -34,8 +45,9 @@ class InjectionSpan:
     start: int  # the passage the trigger governs (see the module docstring)
     end: int
     kind: str  # override | system_prompt | persona | directive | role | mode | addressed | fence
-    phrase: str  # the words that matched
+    phrase: str  # the words that matched (normalised: see the module docstring)
     phrase_start: int = 0
+    phrase_len: int = 0  # the phrase's length in the original text (zero-width characters included)
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "text": self.phrase, "start": self.start, "end": self.end}
@@ -83,6 +95,24 @@ _KO_ADDRESSED = re.compile(
     r"이\s*(?:문서|글|텍스트|내용|페이지)를\s*(?:읽는|처리하는|보는|요약하는|참고하는|검색한)\s*"
     r"(?:AI|인공지능|에이아이|어시스턴트|챗봇|언어\s*모델|모델|LLM|GPT|시스템)", _I
 )
+_CUES = json.loads(resources.files("geunkeo.data").joinpath("injection_cues.json").read_text("utf-8"))
+
+
+def _alt(words: list[str]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in sorted(words, key=len, reverse=True))
+
+
+# a reader word as the sentence's subject/addressee (not a modifier: "AI 윤리위원회는" is no addressee), then within
+# the same sentence a speech act and an order
+# "…덧붙일 것.", "…알릴 것.": any verb's -ㄹ 것 closing a sentence is an order (the syllables with a final ㄹ)
+_RIEUL = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 8)
+_KO_READER_ORDER = re.compile(
+    rf"(?<![가-힣A-Za-z])(?:{_alt(_CUES['ko_readers'])})(?:{_alt(_CUES['ko_particles'])})(?![가-힣])"
+    rf"[^.!?\n]{{0,160}}?(?:{_alt(_CUES['ko_speech'])})[^.!?\n]{{0,40}}?"
+    rf"(?:(?:{_alt(_CUES['ko_orders'])})(?![가-힣])|[{_RIEUL}]\s*것(?=\s*(?:[.!\n]|$)))", _I)
+_EN_READER_ORDER = re.compile(
+    rf"\b(?:{_alt(_CUES['en_readers'])})(?:\s+(?:that|which|who|reading|processing|summari[sz]ing|answering|"
+    rf"using)\b[^.!?\n]{{0,60}}?)?\s+(?:{_alt(_CUES['en_modals'])})\b[^.!?\n]{{0,40}}?\b(?:{_alt(_CUES['en_speech'])})\b", _I)
 _KO_NEW_ORDERS = re.compile(r"새로운?\s*(?:지시\s*사항|지시|명령)\s*[:：]")
 
 _EN_OVERRIDE = re.compile(
@@ -173,6 +203,8 @@ PATTERNS: tuple[tuple[str, re.Pattern, tuple[str, ...], bool], ...] = (
     ("addressed", _KO_ADDRESSED, ("를",), False),
     ("addressed", _EN_ADDRESSED, ("ai", "llm", "model", "assistant", "chatbot", "gpt", "instruction"), False),
     ("addressed", _KO_NEW_ORDERS, ("새",), False),
+    ("addressed", _KO_READER_ORDER, ("ai", "에이아이", "인공", "어시스턴트", "챗봇", "모델", "llm", "gpt"), False),
+    ("addressed", _EN_READER_ORDER, ("ai", "assistant", "chatbot", "model", "llm", "gpt", "bot"), False),
     ("role", _ROLE, ("<", "[inst", "[/inst", "system", "assistant", "developer", "##"), False),
     ("fence", _FENCE, ("document",), False),
 )
@@ -222,30 +254,62 @@ def _passage_end(text: str, pos: int) -> int:
     return end
 
 
-def detect_injections(text: str) -> list[InjectionSpan]:
-    """Instruction-like passages in `text`, in order of their trigger (one per trigger; passages may overlap)."""
-    if not text:
-        return []
+_INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061"
+                       "\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff")
+_CONFUSABLES: dict[str, str] = _CUES["confusables"]
+
+
+def normalised(text: str) -> tuple[str, list[int]]:
+    """`text` as detection reads it (see the module docstring) and, for each of its characters, the offset of the
+    original character it came from (plus one entry for the end)."""
+    if text.isascii():
+        return text, list(range(len(text) + 1))
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _INVISIBLE:
+            continue
+        for c in unicodedata.normalize("NFKC", _CONFUSABLES.get(ch, ch)):
+            out.append(c)
+            where.append(i)
+    where.append(len(text))
+    return "".join(out), where
+
+
+def _triggers(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of every pattern match in (normalised) `text`, in pattern order."""
     lower = text.lower()
-    found: list[InjectionSpan] = []
-    seen: set[tuple[int, int]] = set()
+    found: list[tuple[str, int, int]] = []
     for kind, rx, words, opens in PATTERNS:
         if not any(w in lower for w in words):
             continue
         for m in rx.finditer(text):
-            if m.end() == m.start():
-                continue
             a, b = m.start(), m.end()
-            if opens and not (m.group(0).lower().startswith("you") or _EN_LEAD.search(text, max(0, a - 40), a)):
+            if b == a or (opens and not (m.group(0).lower().startswith("you")
+                                         or _EN_LEAD.search(text, max(0, a - 40), a))):
                 continue
             while a < b and text[a].isspace():
                 a += 1
-            key = (a, b)
-            if key in seen or any(s.phrase_start <= a < s.phrase_start + len(s.phrase) for s in found):
-                continue
-            seen.add(key)
-            start = _passage_start(text, a)
-            found.append(InjectionSpan(start, _passage_end(text, b), kind, text[a:b].strip(), a))
+            found.append((kind, a, b))
+    return found
+
+
+def detect_injections(text: str) -> list[InjectionSpan]:
+    """Instruction-like passages in `text`, in order of their trigger (one per trigger; passages may overlap).
+    Offsets are `text`'s; `phrase` is the trigger as read after normalisation."""
+    if not text:
+        return []
+    norm, where = normalised(text)
+    found: list[InjectionSpan] = []
+    seen: set[tuple[int, int]] = set()
+    for kind, a, b in _triggers(norm):
+        if (a, b) in seen or any(s.phrase_start <= where[a] < s.phrase_start + s.phrase_len for s in found):
+            continue
+        seen.add((a, b))
+        # the passage is read on the original: its line and item structure (②, ㈜) is what NFKC would flatten
+        pa, pb = where[a], where[b]
+        found.append(InjectionSpan(_passage_start(text, pa), _passage_end(text, pb), kind, norm[a:b].strip(), pa,
+                                   pb - pa))
     found.sort(key=lambda s: (s.phrase_start, s.start))
     return found
 
