@@ -189,7 +189,7 @@ def sample_items(settings: Settings, cache: Path):
     return index_dir, items, qrels, None  # qrels name chunks: no document mapping
 
 
-def autorag_items(settings: Settings, cache: Path):
+def autorag_items(settings: Settings, cache: Path, casual: tuple[Path, ...] = ()):
     ds = SHARED / "autorag-ko"
     index_dir = cache / "autorag-ko" / "all" / "index"  # the same index benchmarks/retrieval.py builds
     geunkeo.build_index([ds / "corpus.jsonl"], index_dir, settings)
@@ -198,6 +198,11 @@ def autorag_items(settings: Settings, cache: Path):
     for r in read_jsonl(DATA / "autorag_ko_dev_colloquial.jsonl"):
         if r["_id"] in qrels:
             items.append({"qid": f"{r['_id']}#coll", "text": r["text"], "style": "colloquial", "qrel_id": r["_id"]})
+    for path in casual:  # other casual rewrites (rows with qrel_id), e.g. a fresh draw nobody tuned to
+        for r in read_jsonl(path):
+            if r.get("qrel_id") in qrels:
+                items.append({"qid": r["_id"], "text": r["text"], "style": f"casual:{path.parent.name}",
+                              "qrel_id": r["qrel_id"]})
     return index_dir, items, qrels, "doc"
 
 
@@ -233,6 +238,8 @@ def main(argv=None) -> int:
     ap.add_argument("--colloquial-dense-weights", default="0.4",
                     help="extra retrieve.colloquial_dense_weight values to run with every stage on")
     ap.add_argument("--configs", default="", help="comma-separated ablation configs to run (default: all)")
+    ap.add_argument("--casual", default="", help="comma-separated jsonl files of casual rewrites of autorag-ko dev "
+                    "questions (rows with qrel_id), reported as their own style")
     ap.add_argument("--render", type=Path, default=None, help="print the markdown tables of a saved result JSON")
     args = ap.parse_args(argv)
     if args.render:
@@ -264,7 +271,8 @@ def main(argv=None) -> int:
 
     if not args.skip_retrieval:
         out["ablation"] = {}
-        loaders = {"sample": sample_items, "autorag-ko": autorag_items}
+        casual = tuple(Path(p) for p in args.casual.split(",") if p)
+        loaders = {"sample": sample_items, "autorag-ko": lambda st, c: autorag_items(st, c, casual)}
         extra = [float(w) for w in args.colloquial_dense_weights.split(",") if w.strip()]
         for name in args.datasets.split(","):
             index_dir, items, qrels, doc_mode = loaders[name](settings, args.cache)
