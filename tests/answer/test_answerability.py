@@ -135,3 +135,14 @@ def test_a_colloquial_questions_own_generic_nouns_are_not_its_topic():
 def test_a_noun_made_a_modifier_by_jeok_is_not_a_topic_word():
     able = assess("계절학기 수강료는 경제적으로 얼마나 부담돼?", _hits(SUMMER))
     assert "경제" not in able.missing and "수강료" not in able.missing
+
+
+def test_a_plan_the_question_numbers_that_the_documents_do_not_name_is_unmatched():
+    plan = Chunk("plan#p3", "plan", "제2차 청년 주거 지원 기본계획", "제2차 계획은 공공임대 공급 비율을 15% 이상으로 정한다.",
+                 "제2차 청년 주거 지원 기본계획 p.3")
+    other = assess("제3차 청년 주거 지원 기본계획의 공공임대 공급 비율은 몇 %인가요?", _hits(plan))
+    assert other.unmatched and "3차" in other.unmatched[-1] and "2차" in other.unmatched[-1]
+    same = assess("제2차 청년 주거 지원 기본계획의 공공임대 공급 비율은 몇 %인가요?", _hits(plan))
+    assert not any("차" in u for u in same.unmatched)
+    unnumbered = Chunk("plan#p4", "plan", "청년 주거 지원 계획", "공공임대 공급 비율은 15% 이상이다.", "p.4")
+    assert not any("차" in u for u in assess("제3차 계획의 공공임대 공급 비율은?", _hits(unnumbered)).unmatched)

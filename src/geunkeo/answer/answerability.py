@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from geunkeo.answer.base import source_lang
-from geunkeo.answer.extractive import chunk_units, compound_holds, title_terms
+from geunkeo.answer.extractive import chunk_units, compound_holds, ordinals, title_terms
 from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     QUESTION_TERMS,
@@ -136,6 +136,20 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
     return None
 
 
+def other_members(query: str, top: list[Hit]) -> list[str]:
+    """The numbered members of a series the question names (the 3rd plan, fund no. 2, phase 2) that no top chunk
+    names while one names another member of that series: the documents are about another plan, fund or phase."""
+    asked = ordinals(query)
+    if not asked:
+        return []
+    said: dict[str, set[str]] = {}
+    for h in top:
+        for counter, numbers in ordinals(f"{h.chunk.title} {h.chunk.location} {h.chunk.text}").items():
+            said.setdefault(counter, set()).update(numbers)
+    return [f"{'/'.join(sorted(numbers))}{counter} (the documents name {', '.join(sorted(said[counter]))}{counter})"
+            for counter, numbers in asked.items() if said.get(counter) and not said[counter] & numbers]
+
+
 def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
            term_sources: dict[str, str] | None = None, top_chunks: int = TOP_CHUNKS) -> Answerability:
     """How much of what `query` is about the top chunks contain (score 1 = all of it, 0 = none), and what is
@@ -193,6 +207,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
         unmatched.append(f"{focus} ({asked})")
     # a year the question names ("2025년") must appear in what answers it
     unmatched += [x for x in _YEAR.findall(query) if not _number_in(x, text)]
+    unmatched += other_members(query, top)
     matched = len(own) - len(missing)
     parts = {"missing_share": round(share, 4), "stand_ins": float(len(stood_for)), "matched": float(matched)}
     # a long question whose many topic words the documents do share is about them, even when it also uses words
