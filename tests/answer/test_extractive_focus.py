@@ -144,3 +144,14 @@ def test_a_count_question_leads_with_a_number_of_the_asked_unit():
 
     assert count_unit("몇 번 받으면 제적됩니까?") == "(?:번|회|차례)" and states_count_of("연속하여 3회 받은 경우", "(?:번|회|차례)")
     assert not states_count_of("2025학년도 1학기에 휴학하려는", "학기") and not states_count_of("최대 6학점", "학기")
+
+
+def test_a_section_heading_never_leads_an_answer():
+    from geunkeo.answer.extractive import is_heading
+
+    assert is_heading("Ⅲ. 사업 개요") and is_heading("가. 지원 대상")
+    assert not is_heading("지원 금액: 월 30만 원") and not is_heading("최대 3회") and not is_heading("접수는 끝났습니다.")
+    page = Hit(chunk=Chunk("plan#p2", "plan", "청년 창업 지원 계획", "Ⅲ. 창업 지원 개요\n창업 지원금은 1인당 최대 500만 원을 "
+                           "지급한다.", "p.2"), score=1.0)
+    ans = ExtractiveAnswerer(AnswerSettings()).answer("창업 지원 개요 알려줘", [page])
+    assert ans.sentences and "500만 원" in ans.sentences[0].text

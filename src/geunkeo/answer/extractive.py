@@ -205,6 +205,17 @@ def ordinals(text: str) -> dict[str, set[str]]:
     return out
 
 
+_NUMBERING = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|\(?[가-하][.)]|[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+\.?|[IVX]+\.|[①-⑳□■○●◦▶▷-])\s*")
+
+
+def is_heading(text: str) -> bool:
+    """Whether a unit is a heading: short, no sentence ending, no figure past its numbering and no "label: value"
+    (a section title says what follows, not what the question asked)."""
+    shape = intrinsic(text)
+    body = _NUMBERING.sub("", text)
+    return bool(shape.short and shape.no_ending and ":" not in body and not re.search(r"\d", body))
+
+
 def names_other_member(asked: dict[str, set[str]], text: str) -> bool:
     """Whether `text` names another member of a series the question asks about (2호 for a question on 1호) and
     not the one asked."""
@@ -500,10 +511,10 @@ class ExtractiveAnswerer(Answerer):
             return []
         # a unit that starts inside a sentence ("등의 비용부담 …") is no answer to read first
         leads = [c for c in pool if not c.other_member and not PROVISO_LEAD.match(c.unit.text)
-                 and not intrinsic(c.unit.text).cut_start] or pool
+                 and not intrinsic(c.unit.text).cut_start and not is_heading(c.unit.text)] or pool
         lead = leads[0]
         chosen = [lead]
-        rest = [c for c in pool if c is not lead and c.prob >= _SUPPORT_SHARE * lead.prob
+        rest = [c for c in pool if c is not lead and c.prob >= _SUPPORT_SHARE * lead.prob and not is_heading(c.unit.text)
                 and (compares or doc_of[c.rank] == doc_of[lead.rank])]
         total = (sum(parts.values()) or 1.0) if parts else 1.0
         while len(chosen) < min(self.max_sentences, 1 + _MAX_SUPPORT) and rest:
