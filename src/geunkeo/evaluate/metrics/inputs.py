@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
+from geunkeo.checks.claims import extract_claims, strip_citations
+from geunkeo.checks.similarity import VectorCache, resolve_embedder
+from geunkeo.checks.support import SupportChecker
 from geunkeo.config import Settings
 from geunkeo.evaluate.base import Claim, QACase
-from geunkeo.evaluate.claims import extract_claims, strip_citations
-from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
-from geunkeo.evaluate.support import SupportChecker
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.trace import Trace
 
@@ -171,7 +171,7 @@ def checked_texts(claims: Iterable[str], contexts: Iterable[str]) -> list[str]:
 def case_texts(x: CaseInputs) -> list[str]:
     """Every text the metric layer will embed for one case (without an LLM judge), so a run can embed them
     all in a few batched calls before any metric runs. Missing one only costs a later, unbatched embed."""
-    from geunkeo.evaluate.claims import split_sentences
+    from geunkeo.checks.claims import split_sentences
 
     texts: list[str] = [x.case.query]
     ctx = [context_text(h) for h in x.contexts]

@@ -19,8 +19,8 @@ from typing import Any, overload
 
 import numpy as np
 
+from geunkeo.checks.base import MetricResult
 from geunkeo.errors import ConfigError
-from geunkeo.evaluate.base import MetricResult
 from geunkeo.index.base import Embedder
 
 CALIBRATION_FILE = "similarity_calibration.json"
