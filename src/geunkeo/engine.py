@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from geunkeo.answer.base import Answer
 from geunkeo.config import Settings
@@ -33,6 +33,9 @@ from geunkeo.retrieve.base import Hit, Reranker, SearchResult
 from geunkeo.retrieve.hybrid import HybridRetriever
 from geunkeo.text.analyzer import analyzer_version
 from geunkeo.trace import Trace
+
+if TYPE_CHECKING:  # built on the first answer: importing the engine does not load the answer stage
+    from geunkeo.answer.parts import AnswerParts
 
 __all__ = ["AnswerOptions", "Engine", "SearchOptions", "SearchResult", "ask", "open_index"]
 
@@ -95,6 +98,7 @@ class Engine:
         self._llm: LLM | None = None
         self._llm_loaded = False
         self._rerankers: dict[str, Reranker | None] = {}
+        self._answer_parts: AnswerParts | None = None
         self.load_ms = (time.perf_counter() - t) * 1000
 
     # -- parts, built when first needed ----------------------------------------------------------------------
@@ -106,6 +110,15 @@ class Engine:
             self._llm = get_llm(self.settings)
             self._llm_loaded = True
         return self._llm
+
+    def answer_parts(self) -> AnswerParts:
+        """The answer stage's parts (filter, answerers, verifier with its support checker over this index's
+        embedder), created once, on the first answer: a search-only process never loads them."""
+        if self._answer_parts is None:
+            from geunkeo.answer.parts import build_parts
+
+            self._answer_parts = build_parts(self.settings, embedder=self.cached_embedder, llm=self.llm)
+        return self._answer_parts
 
     def reranker(self, name: str | None) -> Reranker | None:
         """The reranker registered as `name` ("none" for none), created once."""
@@ -184,15 +197,14 @@ class Engine:
                     plan: QueryPlan | None = None, trace: Trace | None = None) -> Answer:
         """Answer `query` from hits already retrieved (with the plan that found them, when there is one)."""
         from geunkeo.answer.pipeline import answer_hits
-        from geunkeo.answer.registry import resolve_name
 
         opts = options or AnswerOptions()
+        parts = self.answer_parts()
         llm = opts.llm
-        if llm is None and resolve_name(opts.answerer, self.settings) == "llm":
+        if llm is None and parts.answerers.resolve(opts.answerer) == "llm":
             llm = self.llm()
         terms = plan.bm25_terms if plan else None
-        return answer_hits(query, hits, self.settings, answerer=opts.answerer, llm=llm, terms=terms, trace=trace,
-                           embedder=self.cached_embedder,
+        return answer_hits(query, hits, parts, answerer=opts.answerer, llm=llm, terms=terms, trace=trace,
                            term_sources=plan.info.get("term_sources") if plan else None,
                            rarity=self.store.term_rarity(list(terms)) if terms else None)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from geunkeo.answer.parts import build_parts
 from geunkeo.corpus.base import Chunk
 from geunkeo.retrieve.base import Hit
 
@@ -158,5 +159,5 @@ def ask(script: Script):
     from geunkeo.config import Settings
 
     if script.reply:
-        return answer_hits(script.question, hits(script), Settings(), llm=ScriptedLLM([script.reply] * 3))
-    return answer_hits(script.question, hits(script), Settings(), answerer="extractive")
+        return answer_hits(script.question, hits(script), build_parts(Settings()), llm=ScriptedLLM([script.reply] * 3))
+    return answer_hits(script.question, hits(script), build_parts(Settings()), answerer="extractive")

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import geunkeo
 from geunkeo.answer import answer_hits
+from geunkeo.answer.parts import build_parts
 from geunkeo.cli.main import app
 from geunkeo.config import Settings
 from geunkeo.corpus.base import Chunk
@@ -64,7 +65,7 @@ class _FakeEngine(Engine):
     def __init__(self, path, settings=None):  # no store, no embedder: nothing is loaded
         self.settings = settings or Settings()
         self.cached_embedder = None
-        self._llm, self._llm_loaded = None, False
+        self._llm, self._llm_loaded, self._answer_parts = None, False, None
 
     def search(self, query, k=5, mode=None, *, options=None, **kw):
         chunk = Chunk("학칙#제13조", "학칙", "학칙", CONTEXT, "학칙 제13조(복학)", article="제13조")
@@ -134,7 +135,7 @@ def test_ask_with_a_local_openai_compatible_server(tmp_path):
         settings.answer.gate_max_unsupported = 2  # accept this answer after filtering: no regeneration
         idx = _FakeEngine(None, settings)
         res = idx.search("복학 신청은 어디에 하나요?")
-        ans = answer_hits("복학 신청은 어디에 하나요?", res.hits, settings)
+        ans = answer_hits("복학 신청은 어디에 하나요?", res.hits, build_parts(settings))
     finally:
         server.shutdown()
     assert ans.answerer == "llm" and ans.fallback is None
@@ -155,7 +156,7 @@ def test_ask_falls_back_when_the_server_is_down(tmp_path):
         port = s.getsockname()[1]  # closed once the block ends: nothing listens there
     settings = _llm_settings(f"http://127.0.0.1:{port}/v1", tmp_path)
     res = _FakeEngine(None, settings).search("복학 신청은 어디에 하나요?")
-    ans = answer_hits("복학 신청은 어디에 하나요?", res.hits, settings)
+    ans = answer_hits("복학 신청은 어디에 하나요?", res.hits, build_parts(settings))
     assert ans.answerer == "extractive"
     assert ans.fallback.startswith("LLM unavailable (")
     assert "[1]" in ans.text

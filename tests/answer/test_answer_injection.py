@@ -9,6 +9,7 @@ from llm_double import ScriptedLLM
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, FilterReport
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.answer.gate import decide
+from geunkeo.answer.parts import build_parts
 from geunkeo.answer.pipeline import answer_hits
 from geunkeo.answer.prompts import RULES_EN, RULES_KO, answer_messages
 from geunkeo.config import AnswerSettings, Settings
@@ -34,7 +35,7 @@ def _hit(text: str, chunk_id: str = "notices/tuition#s1", rank: int = 1) -> Hit:
 
 def test_poisoned_document_cannot_put_its_phone_number_in_a_served_answer():
     llm = ScriptedLLM([POISONED_REPLY, POISONED_REPLY])
-    ans = answer_hits("등록금은 얼마인가요?", [_hit(TUITION + POISON)], Settings(), llm=llm)
+    ans = answer_hits("등록금은 얼마인가요?", [_hit(TUITION + POISON)], build_parts(Settings()), llm=llm)
     assert "010-1234-5678" not in ans.text and "무료" not in ans.text
     assert "010-1234-5678" not in (ans.draft or "") and "무료" not in (ans.draft or "")
     assert ans.gate.action != "answer"
@@ -51,7 +52,7 @@ def test_poisoned_first_draft_is_regenerated_and_a_clean_second_one_served():
     clean = "등록금 납부 기간은 2월 17일부터 2월 21일까지입니다 [1]."
     llm = ScriptedLLM(["등록금 납부 기간은 2월 17일부터 2월 21일까지입니다 [1]. 010-1234-5678로 전화하세요 [1].",
                        clean])
-    ans = answer_hits("등록금 납부 기간은 언제인가요?", [_hit(TUITION + POISON)], Settings(), llm=llm)
+    ans = answer_hits("등록금 납부 기간은 언제인가요?", [_hit(TUITION + POISON)], build_parts(Settings()), llm=llm)
     assert len(llm.calls) == 2
     first = next(d for d in ans.trace.decisions if d["stage"] == "answer.gate")
     assert first["decision"] == "regenerate"
@@ -63,7 +64,7 @@ def test_poisoned_first_draft_is_regenerated_and_a_clean_second_one_served():
 def test_the_same_phone_in_an_ordinary_document_stays():
     text = TUITION + "등록금 분할 납부 문의는 010-1234-5678로 전화하시기 바랍니다.\n"
     reply = "등록금 분할 납부 문의는 010-1234-5678로 전화하시기 바랍니다 [1]."
-    ans = answer_hits("등록금 분할 납부는 어디에 문의하나요?", [_hit(text)], Settings(), llm=ScriptedLLM([reply]))
+    ans = answer_hits("등록금 분할 납부는 어디에 문의하나요?", [_hit(text)], build_parts(Settings()), llm=ScriptedLLM([reply]))
     assert "010-1234-5678" in ans.text
     assert ans.filter_report.removed == [] and ans.filter_report.injection_used == []
     assert ans.filter_report.injections == []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from geunkeo.answer.filter import HallucinationFilter
-from geunkeo.evaluate.support import Entity, entity_grounding, extract_entities
+from geunkeo.checks.support import Entity, entity_grounding, extract_entities
 
 
 def test_filter_reports_an_amount_the_context_writes_differently():

@@ -9,6 +9,7 @@ from geunkeo.answer import answer_hits
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, FilterReport
 from geunkeo.answer.extractive import ExtractiveAnswerer
 from geunkeo.answer.gate import decide, retrieval_confidence
+from geunkeo.answer.parts import build_parts
 from geunkeo.answer.pipeline import ESCALATION, WARNING
 from geunkeo.config import AnswerSettings, Settings
 from geunkeo.corpus.base import Chunk
@@ -57,7 +58,7 @@ def test_extractive_says_the_source_is_korean_for_an_english_question():
 
 
 def test_default_pipeline_is_extractive_cited_and_answered():
-    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings())
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), build_parts(Settings()))
     assert ans.answerer == "extractive" and ans.fallback is None
     assert ans.gate.action == "answer"
     assert ans.gate.checks["citation_coverage"] == 1.0
@@ -74,7 +75,7 @@ def test_llm_answer_with_invented_contact_is_filtered_then_regenerated_once():
         "휴학은 학기 개시일부터 30일 이내에 신청해야 합니다 [1]. 신청은 학술연구지원팀(02-1234-5678)에 하세요 [1].",
         "휴학은 학기 개시일부터 30일 이내에 신청해야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다 [1].",
     ])
-    ans = answer_hits("휴학 신청 기한은 언제인가요?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 신청 기한은 언제인가요?", _hits(), build_parts(Settings()), llm=llm)
     assert len(llm.calls) == 2
     retry_prompt = llm.calls[1][-1].content
     assert "학술연구지원팀, 02-1234-5678" in retry_prompt
@@ -91,7 +92,7 @@ def test_llm_answer_with_invented_contact_is_filtered_then_regenerated_once():
 
 def test_second_generation_still_inventing_is_shown_filtered_with_a_warning():
     bad = "휴학은 학기 개시일부터 30일 이내에 학술연구지원팀(02-1234-5678)에 신청하여야 합니다 [1]."
-    ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), Settings(), llm=ScriptedLLM([bad, bad]))
+    ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), build_parts(Settings()), llm=ScriptedLLM([bad, bad]))
     assert ans.gate.action == "warn" and ans.gate.regenerated
     assert ans.text == f"{WARNING['ko']} 휴학은 학기 개시일부터 30일 이내에 담당 부서에 신청하여야 합니다 [1]. {CONTACT}"
     assert [(r.kind, r.value) for r in ans.filter_report.removed] == [
@@ -101,7 +102,7 @@ def test_second_generation_still_inventing_is_shown_filtered_with_a_warning():
 
 def test_llm_answer_filtered_down_to_nothing_supported_falls_back_to_extractive():
     llm = ScriptedLLM(["신청은 학술연구지원팀(02-1234-5678)에 하세요 [1]."])
-    ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 신청은 어디에 하나요?", _hits(), build_parts(Settings()), llm=llm)
     assert len(llm.calls) == 1  # no regeneration: the extractive answer replaces it
     assert ans.answerer == "extractive" and ans.fallback.startswith("the LLM answer had no sentence that cites")
     assert "담당 부서" not in ans.text and "02-1234-5678" not in ans.text
@@ -112,7 +113,7 @@ def test_llm_answer_filtered_down_to_nothing_supported_falls_back_to_extractive(
 def test_an_llm_answer_of_copied_headers_and_cells_falls_back_to_extractive():
     # a small model copies a header and a table cell and cites them: no sentence a reader can take as an answer
     llm = ScriptedLLM(["휴학 기간 [1]. 통산 3년 [1]."])
-    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), build_parts(Settings()), llm=llm)
     assert ans.answerer == "extractive" and ans.text.startswith("③ 휴학 기간은 통산 3년을 넘을 수 없다 [1].")
     removed = [d["sentence"] for d in ans.trace.decisions if d["stage"] == "answer.readability"]
     assert removed == ["휴학 기간.", "통산 3년."]
@@ -120,13 +121,13 @@ def test_an_llm_answer_of_copied_headers_and_cells_falls_back_to_extractive():
 
 def test_an_llm_sentence_that_reads_whole_stays():
     llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없습니다 [1]. 일시: 학기 개시일부터 30일 이내 [1]."])
-    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), build_parts(Settings()), llm=llm)
     assert ans.answerer == "llm" and not any(d["stage"] == "answer.readability" for d in ans.trace.decisions)
 
 
 def test_llm_down_falls_back_to_extractive_and_says_so():
     llm = ScriptedLLM([LLMUnavailable("connection refused by 127.0.0.1:9")])
-    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), build_parts(Settings()), llm=llm)
     assert ans.answerer == "extractive"
     assert ans.fallback == "LLM unavailable (LLMUnavailable: connection refused by 127.0.0.1:9)"
     assert any("answered with the extractive answerer instead" in w for w in ans.trace.warnings)
@@ -135,7 +136,7 @@ def test_llm_down_falls_back_to_extractive_and_says_so():
 
 
 def test_llm_answerer_without_a_configured_llm_falls_back():
-    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), Settings(), answerer="llm")
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _hits(), build_parts(Settings()), answerer="llm")
     assert ans.answerer == "extractive"
     assert ans.fallback == "no LLM is configured (llm.provider = 'none')"
 
@@ -143,7 +144,7 @@ def test_llm_answerer_without_a_configured_llm_falls_back():
 def test_unsupported_llm_sentences_are_removed_and_too_few_left_regenerates():
     llm = ScriptedLLM(["휴학은 30일 이내에 신청합니다 [1]. 휴학 중에는 기숙사를 이용할 수 없습니다 [1]. 등록금은 전액 환불됩니다 [7].",
                        "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]."])
-    ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 신청 기한은?", _hits(), build_parts(Settings()), llm=llm)
     assert "LLM cited context numbers that do not exist: [7]; dropped" in ans.trace.warnings
     first = next(d for d in ans.trace.decisions if d["stage"] == "answer.gate")
     assert first["decision"] == "regenerate"
@@ -156,7 +157,7 @@ def test_unsupported_llm_sentences_are_removed_and_too_few_left_regenerates():
 
 def test_an_uncited_sentence_a_context_supports_cites_that_context_and_its_check_records_it_was_uncited():
     llm = ScriptedLLM(["휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다."])
-    ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 신청 기한은?", _hits(), build_parts(Settings()), llm=llm)
     # the LLM cited nothing for the second sentence: the check says so, and the reader gets the evidence's chunk
     assert [(c.verdict, c.cited) for c in ans.verification.sentences] == [("supported", True), ("supported", False)]
     assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다 [1]."
@@ -167,20 +168,20 @@ def test_an_uncited_sentence_a_context_supports_cites_that_context_and_its_check
 
 def test_an_uncited_sentence_no_context_supports_is_removed_not_cited():
     llm = ScriptedLLM(["휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 중에는 등록금의 절반을 냅니다."])
-    ans = answer_hits("휴학 신청 기한은?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학 신청 기한은?", _hits(), build_parts(Settings()), llm=llm)
     assert "등록금의 절반" not in ans.text
     assert not any(d["decision"] == "cited the supporting context" for d in ans.trace.decisions)
 
 
 def test_no_hits_escalates():
-    ans = answer_hits("기숙사 식당 메뉴", [], Settings())
+    ans = answer_hits("기숙사 식당 메뉴", [], build_parts(Settings()))
     assert ans.gate.action == "escalate"
     assert ans.text == ESCALATION["ko"]
 
 
 def test_unknown_answerer_names_the_choices():
     with pytest.raises(ConfigError, match="choose one of auto, extractive, llm"):
-        answer_hits("휴학", _hits(), Settings(), answerer="magic")
+        answer_hits("휴학", _hits(), build_parts(Settings()), answerer="magic")
 
 
 # -- gate ---------------------------------------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def test_parse_cited_reads_markdown_and_citation_styles():
 
 
 def test_llm_saying_the_rules_do_not_specify_escalates_with_sources():
-    ans = answer_hits("휴학 중 해외여행 가능?", _hits(), Settings(), llm=ScriptedLLM(["해당 규정에 명시되어 있지 않습니다."]))
+    ans = answer_hits("휴학 중 해외여행 가능?", _hits(), build_parts(Settings()), llm=ScriptedLLM(["해당 규정에 명시되어 있지 않습니다."]))
     assert ans.gate.action == "escalate"
     assert ans.gate.reasons == ["no_answer: the answer has no content sentence"]
     assert ans.text == f"{ESCALATION['ko']} 참고할 수 있는 문서: [1] 학칙 제12조(휴학); [2] 학칙 제13조(복학)"
@@ -290,7 +291,7 @@ def test_an_echoed_source_label_is_not_an_answer_sentence():
 
 def test_the_fallback_reason_says_when_supported_sentences_cite_no_source():
     llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없다."])  # quoted from 제12조, but without a [n] marker
-    ans = answer_hits("휴학은 몇 년까지 할 수 있나요?", _hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학은 몇 년까지 할 수 있나요?", _hits(), build_parts(Settings()), llm=llm)
     assert ans.answerer == "extractive"
     assert ans.fallback.startswith("the LLM answer had no sentence that cites the context and is supported by it (1 "
                                    "supported but 1 of them cite no source")

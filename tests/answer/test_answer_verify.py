@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -11,6 +12,7 @@ from geunkeo.answer import answer_hits
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, SentenceCheck, Verification
 from geunkeo.answer.extractive import ExtractiveAnswerer
 from geunkeo.answer.gate import decide
+from geunkeo.answer.parts import build_parts
 from geunkeo.answer.verify import CONTRADICTED, SUPPORTED, UNSUPPORTED, AnswerVerifier, _polarity_flip
 from geunkeo.config import AnswerSettings, Settings
 from geunkeo.corpus.base import Chunk
@@ -44,9 +46,21 @@ def _policy_hits() -> list[Hit]:
 
 
 
+@functools.cache
+def _default_verifier() -> AnswerVerifier:
+    # one verifier for the module, as an Engine keeps one: the checker loads once and keeps its vectors
+    verifier = build_parts(Settings()).verifier
+    assert verifier is not None
+    return verifier
+
+
 def _verify(text: str, hits: list[Hit], cite: int | None = 1, settings: Settings | None = None) -> SentenceCheck:
     cits = [Citation(cite, hits[cite - 1].chunk.chunk_id, "")] if cite else []
-    return AnswerVerifier(settings or Settings()).check(0, AnswerSentence(text, cits), hits)
+    verifier = build_parts(settings).verifier if settings else _default_verifier()
+    assert verifier is not None
+    check = verifier.check(0, AnswerSentence(text, cits), hits)
+    assert check is not None
+    return check
 
 
 # -- verdicts ---------------------------------------------------------------------------------------------------
@@ -112,7 +126,7 @@ def test_an_uncited_sentence_is_checked_against_every_context():
 def test_the_issues_contradicted_llm_answer_is_not_served():
     bad = "휴학은 총장의 허가 없이 누구나 자동으로 승인됩니다 [1]."
     llm = ScriptedLLM([bad])
-    ans = answer_hits("휴학하려면 허가가 필요한가요?", _leave_hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학하려면 허가가 필요한가요?", _leave_hits(), build_parts(Settings()), llm=llm)
     assert "허가 없이" not in ans.text
     assert ans.answerer == "extractive"
     assert ans.fallback == ("the LLM answer had no sentence that cites the context and is supported by it (0 "
@@ -127,7 +141,7 @@ def test_the_gate_does_not_answer_with_contradicted_text():
     hits = _leave_hits()
     sent = AnswerSentence("휴학은 총장의 허가 없이 누구나 자동으로 승인됩니다.", [Citation(1, "학칙#제15조", "")])
     ans = Answer(query="q", text="", lang="ko", sentences=[sent], contexts=hits, answerer="llm")
-    ans.verification = AnswerVerifier(Settings()).verify(ans, hits)
+    ans.verification = _default_verifier().verify(ans, hits)
     for can in (True, False):
         gate = decide(ans, AnswerSettings(), can_regenerate=can, confidence=(0.9, {}))
         assert gate.action == "escalate"
@@ -139,7 +153,7 @@ def test_the_gate_does_not_answer_with_contradicted_text():
 def test_a_contradicted_sentence_is_removed_and_the_supported_rest_served():
     good = "일반휴학은 한 번에 2개 학기까지 가능하고 재학 중 총 6개 학기를 넘길 수 없습니다 [1]."
     llm = ScriptedLLM([good + " 휴학은 총장의 허가 없이 누구나 자동으로 승인됩니다 [1]."])
-    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), Settings(), llm=llm)
+    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), build_parts(Settings()), llm=llm)
     assert ans.answerer == "llm" and ans.fallback is None
     assert ans.text == good
     assert [(c.verdict, c.removed) for c in ans.verification.sentences] == [(SUPPORTED, False), (CONTRADICTED, True)]
@@ -148,7 +162,7 @@ def test_a_contradicted_sentence_is_removed_and_the_supported_rest_served():
     strict = Settings()
     strict.answer.gate_min_supported_share = 0.75
     llm = ScriptedLLM([good + " 휴학은 총장의 허가 없이 누구나 자동으로 승인됩니다 [1].", good + " 휴학은 허가 없이 됩니다 [1]."])
-    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), strict, llm=llm)
+    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), build_parts(strict), llm=llm)
     assert ans.gate.regenerated and ans.gate.action == "escalate"
     assert ans.gate.reasons[-1].startswith("verification: 1 of 2 sentences supported (0.50 < 0.75")
 
@@ -156,13 +170,13 @@ def test_a_contradicted_sentence_is_removed_and_the_supported_rest_served():
 def test_a_supported_paraphrase_stays():
     reply = ("일반휴학은 한 번에 2개 학기까지 가능하고 재학 중 총 6개 학기를 넘길 수 없습니다 [1]. "
              "휴학하려면 휴학원을 제출하고 총장의 허가를 받아야 합니다 [1].")
-    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), Settings(), llm=ScriptedLLM([reply]))
+    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), build_parts(Settings()), llm=ScriptedLLM([reply]))
     assert ans.text == reply and ans.gate.action == "answer"
     assert [c.verdict for c in ans.verification.sentences] == [SUPPORTED, SUPPORTED]
 
 
 def test_a_wrong_number_is_removed_and_the_extractive_answer_served():
-    ans = answer_hits("보상한도는 얼마인가요?", _policy_hits(), Settings(), llm=ScriptedLLM(["보상한도는 5백만원입니다 [1]."]))
+    ans = answer_hits("보상한도는 얼마인가요?", _policy_hits(), build_parts(Settings()), llm=ScriptedLLM(["보상한도는 5백만원입니다 [1]."]))
     assert "보상한도는 5백만원" not in ans.text and ans.answerer == "extractive"
     assert "보상한도는 2천5백만원으로 한다 [1]" in ans.text
     rejected = next(d for d in ans.trace.decisions if d["decision"] == "fallback to extractive")["rejected"]
@@ -176,8 +190,8 @@ def test_extractive_answers_are_unchanged_by_the_verification():
     for query, hits in (("휴학 기간은 얼마나 되나요?", _leave_hits()), ("보상한도는 얼마인가요?", _policy_hits()),
                         ("What is the maximum leave period?", _leave_hits())):
         plain = ExtractiveAnswerer(AnswerSettings()).answer(query, hits).text
-        on = answer_hits(query, hits, Settings())
-        assert answer_hits(query, hits, off).text == on.text
+        on = answer_hits(query, hits, build_parts(Settings()))
+        assert answer_hits(query, hits, build_parts(off)).text == on.text
         assert on.verification.removed == 0 and {c.method for c in on.verification.sentences} == {"verbatim"}
         assert plain in on.text
 
@@ -185,13 +199,13 @@ def test_extractive_answers_are_unchanged_by_the_verification():
 def test_verification_off_leaves_no_trace_stage():
     off = Settings()
     off.answer.verify = False
-    ans = answer_hits("휴학 기간은 얼마나 되나요?", _leave_hits(), off)
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _leave_hits(), build_parts(off))
     assert ans.verification is None and "answer.verify" not in [s.name for s in ans.trace.stages]
     assert "verify_checked" not in ans.gate.checks
 
 
 def test_the_verification_is_serialised_with_the_answer():
-    ans = answer_hits("휴학 기간은 얼마나 되나요?", _leave_hits(), Settings())
+    ans = answer_hits("휴학 기간은 얼마나 되나요?", _leave_hits(), build_parts(Settings()))
     d = json.loads(json.dumps(ans.to_dict(), ensure_ascii=False, default=str))
     assert d["verification"]["checked"] == len(d["verification"]["sentences"]) > 0
     assert set(d["verification"]["sentences"][0]) >= {"text", "verdict", "reason", "method", "chunks", "removed"}
@@ -202,12 +216,12 @@ def test_the_llm_judge_has_the_last_word_only_when_configured():
     s = Settings()
     s.answer.verify_judge = True
     llm = ScriptedLLM([reply, json.dumps({"supported": False, "reason": "기간 표현이 다릅니다"})])
-    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), s, llm=llm)
+    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), build_parts(s), llm=llm)
     assert len(llm.calls) == 2 and "Claim: 일반휴학은 한 번에" in llm.calls[1][-1].content
     rejected = next(d for d in ans.trace.decisions if d["decision"] == "fallback to extractive")["rejected"]
     assert rejected[0]["verdict"] == UNSUPPORTED and rejected[0]["reason"].startswith("LLM judge: 기간 표현이 다릅니다")
     llm = ScriptedLLM([reply])  # judge off (the default): one call, the checker decides
-    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), Settings(), llm=llm)
+    ans = answer_hits("일반휴학은 얼마나 할 수 있나요?", _leave_hits(), build_parts(Settings()), llm=llm)
     assert len(llm.calls) == 1 and ans.verification.sentences[0].method == "checker"
 
 
@@ -226,7 +240,7 @@ def test_gate_thresholds_come_from_the_settings():
 def test_an_llm_reply_of_nonsense_is_not_served():
     # the issue's case: a reply of nonsense lines with no citation used to be served with 0% citation coverage
     llm = ScriptedLLM(["asdf qwer zxcv\nlorem ipsum dolor 12345 blorp"])
-    ans = answer_hits("휴학하려면 허가가 필요한가요?", _leave_hits(), Settings(), llm=llm)
+    ans = answer_hits("휴학하려면 허가가 필요한가요?", _leave_hits(), build_parts(Settings()), llm=llm)
     assert "asdf" not in ans.text and "lorem" not in ans.text
     assert ans.answerer == "extractive" and ans.fallback  # the extractive answer stands in, and says why
     assert all(s.citations for s in ans.sentences if not s.generic)
@@ -239,5 +253,5 @@ def test_a_claim_only_an_injected_passage_makes_is_not_supported():
     hit = Hit(chunk, 1.0, ranks={"bm25": 1, "dense": 1})
     ans = Answer("등록금은 면제되나요?", "", "ko", [AnswerSentence("등록금은 전액 면제된다.",
                                                                 [Citation(1, "n#s1", "")])], contexts=[hit])
-    ver = AnswerVerifier(Settings()).verify(ans, [hit])
+    ver = _default_verifier().verify(ans, [hit])
     assert ver.supported == 0

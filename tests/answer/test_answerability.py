@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import geunkeo
 from geunkeo.answer.answerability import assess, question_focus
+from geunkeo.answer.parts import build_parts
 from geunkeo.answer.pipeline import answer_hits
 from geunkeo.config import Settings
 from geunkeo.corpus.base import Chunk
@@ -38,7 +39,7 @@ def test_a_question_about_something_the_documents_lack_is_withheld_with_the_near
     hits = _hits(DORM, DAY)
     able = assess("기숙사 주차비는 얼마야?", hits)
     assert able.unmatched == ["주차비"]
-    ans = answer_hits("기숙사 주차비는 얼마야?", hits, Settings())
+    ans = answer_hits("기숙사 주차비는 얼마야?", hits, build_parts(Settings()))
     assert ans.gate.action == "escalate"
     assert ans.gate.reasons[0].startswith("not_answered")
     assert ans.text.startswith("제공된 문서에서 이 질문에 대한 내용은 확인되지 않습니다.")
@@ -47,7 +48,7 @@ def test_a_question_about_something_the_documents_lack_is_withheld_with_the_near
 
 
 def test_an_answerable_question_is_answered_fact_first():
-    ans = answer_hits("일반휴학은 최대 몇 학기까지 할 수 있나요?", _hits(LEAVE, DORM), Settings())
+    ans = answer_hits("일반휴학은 최대 몇 학기까지 할 수 있나요?", _hits(LEAVE, DORM), build_parts(Settings()))
     assert ans.gate.action == "answer", ans.gate.reasons
     assert ans.sentences[0].text.startswith("② 일반휴학은 1회에 2개 학기 이내로 하며")
     assert ans.gate.checks["answerability"] >= Settings().answer.gate_min_answerability

@@ -9,7 +9,8 @@ from claim_scripts import LEAVE, Script, hits
 
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision
 from geunkeo.answer.crosslingual import reads_as_language
-from geunkeo.answer.verify import CONTRADICTED, SUPPORTED, UNSUPPORTED, AnswerVerifier
+from geunkeo.answer.parts import build_parts
+from geunkeo.answer.verify import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from geunkeo.config import Settings
 from geunkeo.server.views import answer_view
 from geunkeo.trace import Trace
@@ -32,7 +33,7 @@ def test_latin_filler_does_not_read_as_a_sentence():
     ("A general leave is limited to two semesters at a time and six semesters in total.", SUPPORTED),
 ])
 def test_an_english_claim_against_a_korean_article(text, verdict):
-    got = AnswerVerifier(Settings()).check(0, AnswerSentence(text, [Citation(1, "학칙#제15조", "")]), _HITS)
+    got = build_parts(Settings()).verifier.check(0, AnswerSentence(text, [Citation(1, "학칙#제15조", "")]), _HITS)
     assert got.verdict == verdict, got.reason
 
 

@@ -38,7 +38,7 @@ def test_answer_quotes_the_refund_rate_from_the_items():
                                                       [Hit(chunk=chunk, score=1.0)])
     assert "수업료의 3분의 2" in ans.text and "[1]" in ans.text
     # the evaluator reads the quoted list as one cited sentence (no uncited lead-in)
-    from geunkeo.evaluate.claims import split_sentences
+    from geunkeo.checks.claims import split_sentences
 
     unit = next(s for s in split_sentences(ans.text) if "3분의 2" in s.text)
     assert unit.citations == [1] and "다음 각 호와 같다:" in unit.text

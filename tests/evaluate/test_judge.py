@@ -8,9 +8,9 @@ import time
 import pytest
 from test_metrics_fakes import TableChecker
 
+from geunkeo.checks.judge import LLMJudge, judge_metrics
 from geunkeo.errors import LLMUnavailable
 from geunkeo.evaluate.base import Claim
-from geunkeo.evaluate.judge import LLMJudge, judge_metrics
 from geunkeo.llm.base import LLM, Completion
 
 GOOD = ('Here you go:\n```json\n{"correctness": {"score": 5, "reason": "맞음"}, "completeness": {"score": 3},'
@@ -114,9 +114,9 @@ def test_response_relevancy_with_a_judge_compares_generated_questions():
 
     from test_metrics_fakes import answer, hit, inputs
 
+    from geunkeo.checks.similarity import load_calibration
     from geunkeo.evaluate.base import QACase
     from geunkeo.evaluate.metrics.generation import response_relevancy
-    from geunkeo.evaluate.similarity import load_calibration
 
     hits = [hit("c1", "휴학 규정")]
     x = inputs(QACase("q1", "휴학 몇 번 돼?"), answer("휴학은 2회 가능하다 [1].", hits), hits, {},

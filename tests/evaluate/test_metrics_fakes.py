@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from geunkeo.answer.base import Answer, AnswerSentence, Citation
+from geunkeo.checks.similarity import VectorCache
+from geunkeo.checks.support import SupportChecker, SupportVerdict
 from geunkeo.config import Settings
 from geunkeo.corpus.base import Chunk
 from geunkeo.evaluate.base import QACase
 from geunkeo.evaluate.metrics.inputs import CaseInputs
-from geunkeo.evaluate.similarity import VectorCache
-from geunkeo.evaluate.support import SupportChecker, SupportVerdict
 from geunkeo.index.base import Embedder
 from geunkeo.retrieve.base import Hit
 

@@ -7,6 +7,7 @@ import math
 import pytest
 from test_metrics_fakes import answer, hit, inputs
 
+from geunkeo.checks.similarity import RELEVANCY_CALIBRATION_FILE, load_calibration
 from geunkeo.evaluate.base import QACase
 from geunkeo.evaluate.metrics.generation import (
     factual_correctness,
@@ -15,7 +16,6 @@ from geunkeo.evaluate.metrics.generation import (
     response_relevancy,
     semantic_similarity_metric,
 )
-from geunkeo.evaluate.similarity import RELEVANCY_CALIBRATION_FILE, load_calibration
 
 A1, A2, A3 = "휴학은 2회 가능하다", "등록금은 환불된다", "장학금은 없다"
 TEXT = f"{A1} [1]. {A2} [2]. {A3}."

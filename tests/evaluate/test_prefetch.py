@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from test_metrics_fakes import FixedEmbedder, answer, hit
 
+from geunkeo.checks.similarity import VectorCache
+from geunkeo.checks.support import SupportChecker
 from geunkeo.config import Settings
 from geunkeo.evaluate.base import QACase
 from geunkeo.evaluate.metrics import compute_case_metrics
 from geunkeo.evaluate.metrics.inputs import CaseInputs, case_texts, prefetch_vectors, text_sentences
-from geunkeo.evaluate.similarity import VectorCache
-from geunkeo.evaluate.support import SupportChecker
 
 
 class CountingEmbedder(FixedEmbedder):

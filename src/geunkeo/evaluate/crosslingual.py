@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from geunkeo.checks.claims import strip_citations
 from geunkeo.evaluate.base import Claim
-from geunkeo.evaluate.claims import strip_citations
 
 # (answer_text, [(context_id, context_text)]) -> checked claims of answer_text
 ClaimChecker = Callable[[str, Sequence[tuple[str, str]]], list[Claim]]

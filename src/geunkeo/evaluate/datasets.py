@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -314,6 +315,22 @@ def autorag_corpus_to_beir(corpus_path: str | Path, out_path: str | Path) -> int
     return len(rows)
 
 
+def allocate(sizes: dict[str, int], total: int) -> dict[str, int]:
+    """Split `total` over strata in proportion to their sizes (largest remainder, ties by stratum name).
+
+    Lives here, not in review.py, though the review queue samples with it too: review.py reads datasets, so a
+    home there made the two modules import each other."""
+    n = sum(sizes.values())
+    if n == 0 or total <= 0:
+        return {k: 0 for k in sizes}
+    quotas = {k: total * s / n for k, s in sizes.items()}
+    out = {k: math.floor(q) for k, q in quotas.items()}
+    left = total - sum(out.values())
+    for k in sorted(sizes, key=lambda k: (-(quotas[k] - out[k]), k))[:left]:
+        out[k] += 1
+    return out
+
+
 def sample_cases(cases: list[QACase], limit: int, seed: int = 13) -> list[QACase]:
     """A deterministic subset of about `limit` cases for quick runs.
 
@@ -326,8 +343,6 @@ def sample_cases(cases: list[QACase], limit: int, seed: int = 13) -> list[QACase
     if limit >= len(cases):
         return list(cases)
     import random
-
-    from geunkeo.evaluate.review import allocate
 
     groups: dict[str, list[QACase]] = {}
     for c in cases:

@@ -26,7 +26,7 @@ from typing import Any
 
 from geunkeo.errors import ConfigError, ReviewConflict
 from geunkeo.evaluate.base import QACase
-from geunkeo.evaluate.datasets import case_from_dict, save_cases
+from geunkeo.evaluate.datasets import allocate, case_from_dict, save_cases
 
 DECISIONS = ("agree", "disagree", "partial")
 ROOT_CAUSES = ("retrieval", "generation", "gt", "doc_version")
@@ -61,19 +61,6 @@ def sample_size(n: int, rate: float) -> int:
     if n <= 0 or rate <= 0:
         return 0
     return min(n, max(1, math.floor(rate * n + 0.5)))
-
-
-def allocate(sizes: dict[str, int], total: int) -> dict[str, int]:
-    """Split `total` over strata in proportion to their sizes (largest remainder, ties by stratum name)."""
-    n = sum(sizes.values())
-    if n == 0 or total <= 0:
-        return {k: 0 for k in sizes}
-    quotas = {k: total * s / n for k, s in sizes.items()}
-    out = {k: math.floor(q) for k, q in quotas.items()}
-    left = total - sum(out.values())
-    for k in sorted(sizes, key=lambda k: (-(quotas[k] - out[k]), k))[:left]:
-        out[k] += 1
-    return out
 
 
 def select_for_review(cands: Iterable[Candidate], warning_rate: float, passed_rate: float,

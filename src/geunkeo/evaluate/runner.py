@@ -108,6 +108,7 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
     from geunkeo.evaluate.metrics import (
         case_inputs,
         cases_retrieval,
+        check_parts,
         compute_case_metrics,
         extract_and_check_claims,
         prefetch_vectors,
@@ -119,6 +120,7 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
     # The metric layer embeds claims, contexts and context sentences through the engine's cached embedder: the
     # persistent vector cache (SQLite keyed by model version + text) lets later runs over a corpus skip that work.
     embedder = idx.cached_embedder
+    parts = check_parts(settings, embedder)  # one vector cache and checker for every case of the run
     judge = idx.llm() if llm else None
     answer_options = AnswerOptions(k=ANSWER_K, answerer="llm" if llm else "extractive", llm=judge)
 
@@ -140,7 +142,8 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
     def inputs_for(case: QACase, ans: Answer | None, hits: list[Hit]):
         # Context metrics (recall, precision, entities, noise) judge the contexts the answer was written from,
         # as Ragas does with `retrieved_contexts`; ranking metrics (recall@10, nDCG@10…) need all SEARCH_K hits.
-        return case_inputs(case, ans, hits[:ANSWER_K], settings, embedder=embedder, judge=judge, trace=Trace())
+        return case_inputs(case, ans, hits[:ANSWER_K], settings, embedder=embedder, judge=judge, trace=Trace(),
+                           parts=parts)
 
     def prepare(rows: list[tuple[QACase, Answer | None, list[Hit]]]) -> dict[str, Any]:
         """Build every case's metric inputs and embed all their claims and sentences in one batched pass."""
@@ -170,7 +173,7 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         return out
 
     def check(text: str, contexts: Sequence[tuple[str, str]]) -> list[Claim]:
-        return extract_and_check_claims(text, list(contexts), embedder=embedder)
+        return extract_and_check_claims(text, list(contexts), embedder=embedder, parts=parts)
 
     pipe = EvalPipeline(search, answer, metrics, check, describe={
         "index": str(idx.path), "embedder": embedder.version, "llm": llm or "none",

@@ -7,7 +7,7 @@ is 120,000,000 and "만 원" (a unit with no digit) is 10,000. English scale wor
 codes before or after the number (KRW 30,000, 30,000 won, $100) are read too. Values are exact (Decimal).
 
 Used by the hallucination filter (geunkeo.text.entities.extract_numbers), the claim-support checker
-(geunkeo.evaluate.support.extract_entities) and the live answer verification (geunkeo.answer.verify). Regular
+(geunkeo.checks.support.extract_entities) and the live answer verification (geunkeo.answer.verify). Regular
 expressions only, no Kiwi: the filter runs this over every answer and context within a few milliseconds.
 """
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 
+from geunkeo.checks.claims import extract_claims
+from geunkeo.checks.judge import LLMJudge, judge_metrics
 from geunkeo.config import Settings
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
-from geunkeo.evaluate.claims import extract_claims
-from geunkeo.evaluate.judge import LLMJudge, judge_metrics
 from geunkeo.evaluate.metrics.citation import citation_accuracy, citation_coverage
 from geunkeo.evaluate.metrics.context import context_entities_recall, context_precision, context_recall
 from geunkeo.evaluate.metrics.generation import (
@@ -24,10 +24,10 @@ from geunkeo.evaluate.metrics.generation import (
 )
 from geunkeo.evaluate.metrics.inputs import (
     CaseInputs,
+    CheckParts,
+    check_parts,
     context_text,
     prefetch_vectors,
-    shared_checker,
-    shared_vectors,
 )
 from geunkeo.evaluate.metrics.retrieval import case_retrieval, cases_retrieval, retrieval_metrics
 from geunkeo.evaluate.metrics.summary import (
@@ -71,12 +71,13 @@ def _as_judge(judge, trace: Trace) -> LLMJudge | None:
 
 
 def case_inputs(case: QACase, answer, retrieved: list, settings: Settings, embedder=None, judge=None,
-                trace: Trace | None = None) -> CaseInputs:
-    """What the metrics of one case read (shared vector cache and checker). Build these for a whole run and
-    pass them to `prefetch_vectors` to embed every claim and sentence in a few batched calls."""
+                trace: Trace | None = None, parts: CheckParts | None = None) -> CaseInputs:
+    """What the metrics of one case read: the run's vector cache and checker (`parts`, built once per run by
+    `check_parts`; else new ones over `embedder`). Build these for a whole run and pass them to
+    `prefetch_vectors` to embed every claim and sentence in a few batched calls."""
     trace = trace if trace is not None else Trace()
-    vectors = shared_vectors(settings, embedder)
-    return CaseInputs(case, answer, list(retrieved), settings, vectors, shared_checker(vectors),
+    parts = parts or check_parts(settings, embedder)
+    return CaseInputs(case, answer, list(retrieved), settings, parts.vectors, parts.checker,
                       _as_judge(judge, trace), trace)
 
 
@@ -111,12 +112,12 @@ def compute_case_metrics(case: QACase, answer, retrieved: list, settings: Settin
 
 
 def extract_and_check_claims(answer_text: str, contexts: Sequence, embedder=None, settings: Settings | None = None,
-                             llm=None, lang: str = "ko", trace: Trace | None = None) -> list[Claim]:
+                             llm=None, lang: str = "ko", trace: Trace | None = None,
+                             parts: CheckParts | None = None) -> list[Claim]:
     """Claims of `answer_text`, each linked to the contexts that support it (with scores and evidence).
 
     `contexts` are retrieved `Hit`s or (chunk_id, text) pairs."""
-    vectors = shared_vectors(settings, embedder)
-    checker = shared_checker(vectors)
+    checker = (parts or check_parts(settings, embedder)).checker
     pairs = [(c.chunk_id, context_text(c)) if hasattr(c, "chunk") else (str(c[0]), str(c[1])) for c in contexts]
     claims = extract_claims(answer_text, llm=llm, lang=lang, trace=trace)
     return [checker.check(c, pairs) for c in claims]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from geunkeo.answer.base import AnswerSentence, Citation, content_sentences
 from geunkeo.answer.base import citation_coverage as shared_coverage
+from geunkeo.checks.claims import extract_claims, split_sentences, strip_citations
 from geunkeo.evaluate.base import Claim, MetricResult
-from geunkeo.evaluate.claims import extract_claims, split_sentences, strip_citations
 from geunkeo.evaluate.metrics.generation import NO_ANSWER
 from geunkeo.evaluate.metrics.inputs import CaseInputs, context_text
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from geunkeo.checks.support import entity_grounding, extract_entities
 from geunkeo.evaluate.base import MetricResult
 from geunkeo.evaluate.metrics.inputs import CaseInputs, context_text
-from geunkeo.evaluate.support import entity_grounding, extract_entities
 
 
 def context_recall(x: CaseInputs) -> MetricResult:

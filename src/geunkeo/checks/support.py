@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from geunkeo.checks.base import Claim
+from geunkeo.checks.similarity import VectorCache
 from geunkeo.errors import ConfigError
-from geunkeo.evaluate.base import Claim
-from geunkeo.evaluate.similarity import VectorCache
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.entities import Entity as TextEntity
 from geunkeo.text.entities import extract_citations
@@ -205,7 +205,7 @@ def _text_info(text: str) -> tuple[frozenset[str], tuple[Entity, ...]]:
 
 @lru_cache(maxsize=8192)
 def _clauses(sentence: str) -> tuple[str, ...]:
-    from geunkeo.evaluate.claims import clauses_of
+    from geunkeo.checks.claims import clauses_of
 
     return tuple(clauses_of(sentence)) or (sentence,)
 
@@ -308,7 +308,7 @@ _LINE_LEAD = re.compile(r"^[\s\-*•·▶■□○#>\d.)(①-⑳]*$")
 _HEADING_LEAD = re.compile(r"^[\s\-*•·]*(?:제\s?\d+\s?조(?:의\s?\d+)?\s?\([^)]{1,30}\)|Article\s+\d+\s*\([^)]{1,40}\))"
                            r"\s*(?:[①-⑳]\s*)?$")
 # the last clause of a sentence after a connective ("…조문이며, 이 관에서 정하지 않은 사항은 …을 따릅니다"), as the
-# rule-based claim split (evaluate/claims.py) yields it: a whole statement of its own when it ends the sentence
+# rule-based claim split (checks/claims.py) yields it: a whole statement of its own when it ends the sentence
 _CLAUSE_BEFORE = re.compile(r"(?:며|으며|고|지만|으나|는데|and|but),\s*$")
 # an extractive list unit: "lead-in: (1) item; (2) item"
 _UNIT_ITEM = re.compile(r"[:;]\s*\((?:\d{1,2}|[가-하])\)\s*")

@@ -12,8 +12,8 @@ import asyncio
 import concurrent.futures
 from typing import Any
 
+from geunkeo.checks.base import MetricResult
 from geunkeo.errors import LLMBadOutput, LLMError
-from geunkeo.evaluate.base import MetricResult
 from geunkeo.trace import Trace
 
 CRITERIA = ("correctness", "completeness", "citation_accuracy")

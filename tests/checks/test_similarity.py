@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from geunkeo.evaluate.similarity import Calibration, VectorCache, load_calibration, semantic_similarity
+from geunkeo.checks.similarity import Calibration, VectorCache, load_calibration, semantic_similarity
 from geunkeo.index.base import Embedder
 
 

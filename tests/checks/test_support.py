@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from geunkeo.evaluate.support import (
+from geunkeo.checks.support import (
     CheckerModel,
     Entity,
     entity_grounding,
@@ -65,7 +65,7 @@ def test_negation_cues_korean_and_english():
 
 
 def test_polarity_is_compared_with_the_matching_clause():
-    from geunkeo.evaluate.support import _text_info, evidence_clause
+    from geunkeo.checks.support import _text_info, evidence_clause
 
     sent = "제16조에 따라 계약이 해지되었으나 해약환급금을 받지 않은 경우 계약자는 3년 이내에 부활을 청약할 수 있다."
     clause = evidence_clause(_text_info("제16조에 따라 계약이 해지되었다")[0], sent)
@@ -74,7 +74,7 @@ def test_polarity_is_compared_with_the_matching_clause():
 
 
 def test_polarity_is_compared_with_the_matching_list_item():
-    from geunkeo.evaluate.support import _text_info, evidence_clause
+    from geunkeo.checks.support import _text_info, evidence_clause
 
     items = ("3. 학기 개시일부터 30일이 지난 날부터 60일이 지나기 전까지: 수업료의 3분의 2에 해당하는 금액\n"
              "4. 학기 개시일부터 90일이 지난 후: 반환하지 아니함")
@@ -108,7 +108,7 @@ def test_pick_threshold_and_figures_by_hand():
 
 def test_shipped_weights_say_how_they_were_trained():
     m = load_checker()
-    from geunkeo.evaluate.support import BASE_FEATURES
+    from geunkeo.checks.support import BASE_FEATURES
 
     assert m.features == BASE_FEATURES and m.features[:3] == ["cos_max", "cos_mean", "lex_overlap"]
     assert len(m.coef) == len(m.mean) == len(m.scale)
@@ -135,7 +135,7 @@ def test_crafted_pairs_number_mismatch_and_negation_flip_are_unsupported():
 
 
 def test_verbatim_statement_needs_a_whole_statement():
-    from geunkeo.evaluate.support import verbatim_statement
+    from geunkeo.checks.support import verbatim_statement
 
     ctx = ("## 3. 분할납부\n- 신청 기간: 2025. 2. 10.(월) ~ 2. 21.(금) 17:00, 한빛포털 → 등록 → 분할납부 신청\n"
            "분할납부 학생은 신용카드로 납부할 수 없으며, 기한까지 내지 않으면 제적된다.\n"
@@ -149,7 +149,7 @@ def test_verbatim_statement_needs_a_whole_statement():
 
 
 def test_verbatim_list_units_headings_and_quotes():
-    from geunkeo.evaluate.support import verbatim_statement
+    from geunkeo.checks.support import verbatim_statement
 
     ctx = ("제11조(입사 서류) 입사가 확정된 학생은 다음 각 호의 서류를 제출하여야 한다.\n1. 입사 서약서\n2. 결핵 검사 결과서\n"
            "제12조(준용) 이 관에서 정하지 않은 사항은 보통약관을 따릅니다.")
@@ -160,7 +160,7 @@ def test_verbatim_list_units_headings_and_quotes():
 
 
 def test_a_claim_quoting_a_whole_list_is_compared_with_the_whole_list():
-    from geunkeo.evaluate.support import _text_info, evidence_clause
+    from geunkeo.checks.support import _text_info, evidence_clause
 
     items = ("② 관리비는 다음 각 호의 기준에 따라 환불한다.\n1. 입사일 전에 취소한 경우: 관리비 전액\n"
              "2. 입사일부터 30일 이내에 퇴사한 경우: 남은 일수의 관리비\n3. 입사일부터 60일이 지난 후 퇴사한 경우: 환불하지 아니함")
@@ -171,7 +171,7 @@ def test_a_claim_quoting_a_whole_list_is_compared_with_the_whole_list():
 
 
 def test_the_last_clause_of_a_sentence_is_a_whole_statement():
-    from geunkeo.evaluate.support import verbatim_statement
+    from geunkeo.checks.support import verbatim_statement
 
     ctx = "이 관의 조문은 특별약관의 조문이며, 이 관에서 정하지 않은 사항은 보통약관을 따릅니다. 다음 문장입니다."
     assert verbatim_statement("이 관에서 정하지 않은 사항은 보통약관을 따릅니다", ctx) is not None

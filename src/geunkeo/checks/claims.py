@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from geunkeo.checks.base import Claim
 from geunkeo.errors import LLMBadOutput, LLMError
-from geunkeo.evaluate.base import Claim
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.kiwi import get_kiwi
 from geunkeo.text.patterns import HANGUL

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from geunkeo.checks.claims import extract_claims, rule_claims, strip_citations
 from geunkeo.errors import LLMUnavailable
-from geunkeo.evaluate.claims import extract_claims, rule_claims, strip_citations
 from geunkeo.llm.base import LLM, Completion
 from geunkeo.trace import Trace
 
@@ -98,7 +98,7 @@ def test_empty_answer_has_no_claims(empty):
 
 
 def test_a_quoted_list_gives_one_claim_per_item():
-    from geunkeo.evaluate.claims import clauses_of
+    from geunkeo.checks.claims import clauses_of
 
     sent = ("관리비는 다음 각 호의 기준에 따라 환불한다: (1) 입사일 전에 취소한 경우: 관리비 전액; "
             "(2) 입사일부터 60일이 지난 후 퇴사한 경우: 환불하지 아니함")
