@@ -271,7 +271,7 @@ def extract_citations(text: str) -> list[Entity]:
         art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
         if art in ("GC", "Exc") and m.group("dot"):  # "exclusion 5.3(c)": section 5.3's point, a list's word before it
             art = f"§{int(m.group('art'))}"
-        elif art in ("GC", "Exc"):  # "General Condition 7": item 7 of the policy's general conditions
+        elif art in ("GC", "Exc"):  # "General Condition 11": item 11 of the policy's general conditions
             out.append(_citation(text, m.start(), m.end(), None, "bare", art, None, m.group("art")))
             continue
         if m.group("asec"):  # "Article VII, Section 2.c": the article's section 2, its point c
