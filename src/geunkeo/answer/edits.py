@@ -279,7 +279,7 @@ def _real_office_before(s: str, contact: Entity, near: _Neighbours) -> int | Non
     """Where the office named right before `contact` ends ("야간 당직실 031-…", "the … Center at +82 …"), when it
     is not itself invented (an invented one, "the responsible office", would carry nothing)."""
     lo = max(0, contact.start - _WINDOW)
-    # read up to the contact's end: a body named only by the number after it ("contact Harbourline Claims
+    # read up to the contact's end: a body named only by the number after it ("contact Tidewell Travel
     # Assistance on …") is an office only with that number in view; a bare "Office" ("the Chaplain's Office") is not
     offices = [o for o in extract_departments(s[lo : contact.end])
                if lo + o.end <= contact.start and (not o.text.isascii() or len(o.text.split()) >= 2)]
