@@ -21,7 +21,7 @@ _PARTICLE = (
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
 )
 _DEPT_KO = re.compile(
-    # a numbered unit is one too: "분쟁조정3국", "보상1팀", "영업2부"
+    # a numbered unit is one too: "심사2국", "보상1팀", "영업2부"
     r"(?<![가-힣])((?:[가-힣]{1,14}|[가-힣]{2,12}\d{1,2})(?:" + _DEPT_STRONG + "|" + _DEPT_WEAK + r"))(?=" + _PARTICLE
     + r"{0,3}(?![가-힣]))"
 )
@@ -64,7 +64,7 @@ _ADDRESSED = r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|�
 _ADDRESSED_NEXT = re.compile(_ADDRESSED)
 _BU_OK_NEXT = re.compile(
     _ADDRESSED
-    # a ministry or agency followed by its own division: "국토교통부 주거복지정책과(…)"
+    # a ministry or agency followed by its own division: "환경부 자원순환정책과(…)"
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
                  r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency|Ombudsman|Library|Cell|Panel|Tribunal|"
