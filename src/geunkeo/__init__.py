@@ -27,7 +27,7 @@ def build_index(paths, index_dir, settings=None, **kwargs):
 
 
 def ask(question, index, k=5, settings=None, **kwargs):
-    """Answer `question` from an index (a directory or `open_index(...)`): `geunkeo.ask("휴학 최대 몇 학기?", DIR)`.
+    """Answer `question` from an index (a directory or `open_index(...)`): `geunkeo.ask("기숙사 입사 신청 기간은?", DIR)`.
 
     Returns an `Answer`: `.text` with [n] citations, `.sentences`, `.contexts` (the cited chunks), `.gate` (answer,
     warn or escalate, and why). Extractive unless an LLM is configured (`answerer="llm"`, `llm=`)."""

@@ -3,7 +3,7 @@ answer needs (store, embedders, query pipeline, retriever, rerankers, LLM, answe
 
     engine = geunkeo.open_index("my-index")
     res = engine.search("휴학 방법", k=5)                      # SearchResult: hits, plan, trace
-    ans = engine.answer("휴학은 최대 몇 학기?", AnswerOptions(k=5))  # Answer: cited sentences, gate
+    ans = engine.answer("기숙사 입사 신청 기간은?", AnswerOptions(k=5))  # Answer: cited sentences, gate
 
 `open_index`, `geunkeo.ask`, the CLI, the server, the demo and the evaluation all go through it. Per-call choices
 travel as `SearchOptions` / `AnswerOptions`, never as modified copies of the Settings.

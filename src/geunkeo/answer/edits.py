@@ -44,19 +44,19 @@ _NEEDS_OBJECT = re.compile(
 _VERB_LABEL = re.compile(r"\b(?:call|contact|e-?mail|phone|dial|write to|visit)(?:\s+(?:them|us|him|her|it))?"
                          r"(?:\s+(?:on|at))?\s*[:：]?\s*$", re.I)
 _NEXT_VERB = re.compile(r"\s*(?:,\s*)?(?:or|and)\s+(?=(?:call|contact|e-?mail|phone|dial|write to|visit)\b)", re.I)
-# (the next item may name its office first: "<invented> 또는 학사지원팀 이메일(haksa@…)로")
+# (the next item may name its office first: "<invented> 또는 교무지원팀 이메일(gyomu@…)로")
 _NEXT_ITEM = re.compile(r"\s*(?:[,/·;]|또는|및|\bor\b|\band\b)\s*(?=(?:[가-힣]{2,12}(?:팀|과|처|실|센터)\s?)?(?:" + LABEL_WORDS
                         + r")?\s*[:：(]?\s*(?:[+(]?\d|[\w.+-]+@|https?://|www\.))", re.I)
 _KO_ALTERNATIVE = re.compile(r"(?:으로|로|에)\s?[가-힣]*(?:하거나|거나),?\s+(?=\S)")
 _DETERMINER = re.compile(r"\b(?:the|our|your|their)\s+$", re.I)
-# (or an office's bracketed contacts: "학사관리팀(☎ 02-6200-3315, 본관 2층 204호) 또는 <invented>")
+# (or an office's bracketed contacts: "교무지원팀(☎ 02-4417-2290, 미리내관 4층 317호) 또는 <invented>")
 _AFTER_CONTACT = re.compile(r"(?:\d|@[\w.-]+|\.[a-z]{2,}(?:/\S*)?)\)?$|\([^()]*\d{3,4}[-.\s]\d{4}[^()]*\)$", re.I)
 
 
 _VIA = re.compile(r"(?<=\w)\s+(?:via|through)\s+(?:the\s+)?(?:(?:web\s?site|online|portal|e-?mail|link|form)\s+(?:at\s+)?)?$",
                   re.I)
 # "팩스로 보내거나 a@b로 제출하시면 됩니다": the alternative after 거나 goes, and its ending moves to the first verb
-# ("…보내거나, 보상서류 전용 팩스 <invented>로 보내면 됩니다": up to three words describing it may precede it)
+# ("…보내거나, 청구서류 전용 팩스 <invented>로 보내면 됩니다": up to three words describing it may precede it)
 _KO_OR_BEFORE = re.compile(r"(?<=[가-힣])거나,?\s+(?:(?:[가-힣]{1,8}\s+){0,3}?(?:" + LABEL_WORDS + r")\s*[:：]?\s*)?$", re.I)
 # ("<invented> 로 메일을 보내셔도 됩니다": a space before the particle, a few words before the ending)
 _KO_OR_AFTER = re.compile(r"\s?(?:으로|로|에서|에)\s+(?:[가-힣]+\s+){0,3}?[가-힣]*?(?P<end>(?:으)?시면\s?됩니다|(?:으)?면\s?됩니다|(?:으)?세요|(?:으)?셔도\s?됩니다|"
@@ -183,17 +183,17 @@ def _cites_beyond(s: str, bad: list[Entity]) -> bool:
 
 _PART_TITLE = re.compile(r"\s?(?:[–—-]\s?(?:[A-Z][a-z]+|and|of)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}"
                          r"|\((?:[A-Z][a-z]+)(?:\s(?:[A-Z][a-z]+|and|of)){0,4}\))")
-# "… sessions in Room 2.16 every Wednesday", "the walk-in centre on the 4th floor of Exchange Tower": where the room
+# "… sessions in Room 3.42 every Thursday", "the help desk on the 6th floor of Kestrel House": where the room
 # is an adverbial phrase, it goes with its preposition (and the building it is "of"); after "is" it is the claim
 _ROOM_PREP = re.compile(r"(?<![,;:])\s+(?:in|on|at)\s+(?:the\s+)?$", re.I)
 _ROOM_OF = re.compile(r"\s+of\s+(?:the\s+)?(?:same\s+building|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,4})")
 _COPULA = re.compile(r"\b(?:is|are|was|were|be|been|located|situated|based)$", re.I)
-# "a@b로 서류를 보내 주시면 장기보상팀에서 접수합니다": an e-mail, fax or site the sentence opens with, as the means
+# "a@b로 서류를 보내 주시면 청구심사팀에서 접수합니다": an e-mail, fax or site the sentence opens with, as the means
 _KO_MEANS_OPENING = re.compile(r"^\s*(?:(?:이메일|메일|팩스|홈페이지)\s*(?:주소\s*)?(?:은|는|:)?\s*)?$")
 _KO_MEANS_PARTICLE = re.compile(r"(?:으로|로)\s+")
 _SITE_LABEL = re.compile(r"(홈페이지|누리집|웹사이트|사이트|포털|website|web\s?site|portal)(?:\s*\(|\s+at)?\s*$", re.I)
 _ASIDE_END = re.compile(r"(?<=[가-힣])\([^()]*\)$")
-# the lettered part a clause is cited under: "Part D, " before "clause 14.3"
+# the lettered part a clause is cited under: "Part C, " before "clause 9.6"
 _CONTAINER = re.compile(r"\b(?:Part|PART)\s[A-Z],\s?$")
 _POSSESSIVE = re.compile(r"(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:the\s+)?$")
 
@@ -264,12 +264,12 @@ def _invented_siblings(s: str, bad: list[Entity]) -> list[tuple[Entity, tuple[in
     return out
 
 
-# one "topic는 contact" pair of a list of them: "분할납부 관련 전화 문의는 041-…, 수강신청 문의는 041-…로 하세요"
+# one "topic는 contact" pair of a list of them: "기숙사 관련 전화 문의는 063-…, 수강정정 문의는 063-…로 하세요"
 _KO_PAIR_BEFORE = re.compile(r"(?:^|(?<=,))\s*(?P<topic>[^,.()\[\]]{1,40}?(?:은|는)\s*)$")
 _KO_PAIR_AFTER = re.compile(r"\s*,\s*(?=[^,.()\[\]]{1,40}?(?:은|는)\s)")
 # "사무실인 <room>": a room in apposition to the noun before it
 _KO_APPOSED = re.compile(r"(?<=[가-힣])(인\s)$")
-# "…이고 우편번호는 <contact>입니다" / "…이고, 경기남부보상지점은 <contact>입니다": the last "topic는 contact" of a list
+# "…이고 우편번호는 <contact>입니다" / "…이고, 강원보상지점은 <contact>입니다": the last "topic는 contact" of a list
 _KO_LAST_PAIR = re.compile(r"(?<=[가-힣\d)])(?:이고|이며|고|며),?\s+[^,.()]{1,20}?(?:은|는)\s*$")
 _KO_COPULA = re.compile(r"\s?(?:입니다|이에요|예요)")
 _GENERIC_OFFICE_BEFORE = re.compile(r"(?<![가-힣])(?:[가-힣]{1,10}\s)?(" + "|".join(GENERIC_OFFICES) + r")\s*$")
@@ -279,14 +279,14 @@ def _real_office_before(s: str, contact: Entity, near: _Neighbours) -> int | Non
     """Where the office named right before `contact` ends ("야간 당직실 031-…", "the … Center at +82 …"), when it
     is not itself invented (an invented one, "the responsible office", would carry nothing)."""
     lo = max(0, contact.start - _WINDOW)
-    # read up to the contact's end: a body named only by the number after it ("contact Bluewater Emergency
-    # Assistance on …") is an office only with that number in view; a bare "Office" ("the Registrar's Office") is not
+    # read up to the contact's end: a body named only by the number after it ("contact Tidewell Travel
+    # Assistance on …") is an office only with that number in view; a bare "Office" ("the Chaplain's Office") is not
     offices = [o for o in extract_departments(s[lo : contact.end])
                if lo + o.end <= contact.start and (not o.text.isascii() or len(o.text.split()) >= 2)]
     generic = _GENERIC_OFFICE_BEFORE.search(s, lo, contact.start)
     if not offices and not generic:
         return None
-    # "생활관 행정실 031-…": an office word no name needs (never invented, so never extracted) carries it too
+    # "도서관 행정실 033-…": an office word no name needs (never invented, so never extracted) carries it too
     end = max(lo + offices[-1].end if offices else 0, generic.end(1) if generic else 0)
     # "학사관리팀 <invented> 또는 <invented>로": invented contacts between the office and this one go too
     gap = s[end : contact.start]
@@ -301,7 +301,7 @@ def _real_office_before(s: str, contact: Entity, near: _Neighbours) -> int | Non
 
 
 def _real_number_before(s: str, ext: Entity, near: _Neighbours) -> int | None:
-    """Where a phone number that is not invented ends right before the extension `ext` ("0330 024 7300 ext. 214",
+    """Where a phone number that is not invented ends right before the extension `ext` ("0330 118 4402 ext. 318",
     "02-123-4567(내선 213)" is a bracket of its own), else None."""
     lo = max(0, ext.start - 40)
     before = [c for c in extract_contacts(s[lo : ext.start]) if c.kind in ("phone", "fax")]
@@ -443,11 +443,11 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
             pair = _KO_PAIR_BEFORE.search(s, max(0, e.start - 60), e.start) if lang == "ko" else None
             nxt_pair = _KO_PAIR_AFTER.match(s, e.end) if pair else None
             if pair and nxt_pair and not near.starting_in(pair.start("topic"), e.start, e):
-                # "분할납부 문의는 <invented>, 수강신청 문의는 041.660.2231로 하세요": the invented pair goes whole
+                # "기숙사 문의는 <invented>, 수강정정 문의는 063.471.5530로 하세요": the invented pair goes whole
                 cut(e, pair.start("topic"), nxt_pair.end())
                 continue
             number = _real_number_before(s, e, near) if e.norm.startswith("ext") else None
-            if number is not None:  # "call 0330 024 7300 ext. 214": the real number stays, its extension goes
+            if number is not None:  # "call 0330 118 4402 ext. 318": the real number stays, its extension goes
                 cut(e, number, e.end)
                 continue
             nxt = s[e.end :]
@@ -476,9 +476,9 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 vowel = "으" if final_consonant(stem[-1]) not in (None, 0, 8) and not after.group("end").startswith("으") else ""
                 end = after.group("end")
                 start = before.start()
-                if stem.endswith("시") and end.startswith("시"):  # "보내시거나 … 하시면 됩니다" → "보내시면 됩니다"
+                if stem.endswith("시") and end.startswith("시"):  # "맡기시거나 … 하시면 됩니다" → "맡기시면 됩니다"
                     end = end[1:]
-                elif stem.endswith("시") and end.startswith("셔"):  # "보내시거나 … 보내셔도 됩니다" → "보내셔도 됩니다"
+                elif stem.endswith("시") and end.startswith("셔"):  # "맡기시거나 … 맡기셔도 됩니다" → "맡기셔도 됩니다"
                     start -= 1
                 cut(e, start, after.end(), vowel + end)
                 continue
@@ -511,13 +511,13 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 cut(e, label.end(1), end)
                 continue
             apposed = _KO_APPOSED.search(s, max(0, e.start - 20), e.start) if e.norm.startswith(ROOM) else None
-            if apposed:  # "장학복지팀 사무실인 <invented room>로 제출하세요" → "장학복지팀 사무실로 제출하세요"
+            if apposed:  # "국제교류팀 사무실인 <invented room>로 제출하세요" → "국제교류팀 사무실로 제출하세요"
                 cut(e, apposed.start(1), e.end)
                 continue
             last_pair = _KO_LAST_PAIR.search(s, max(0, e.start - 40), e.start) if lang == "ko" else None
             copula = _KO_COPULA.match(s, e.end) if last_pair else None
             if last_pair and copula and not near.starting_in(last_pair.start(), e.start, e):
-                # "…11층이고 우편번호는 <invented>입니다" → "…11층입니다": the last pair of a list goes with its link
+                # "…8층이고 우편번호는 <invented>입니다" → "…8층입니다": the last pair of a list goes with its link
                 cut(e, last_pair.start(), copula.end(), "입니다")
                 continue
             prep = _ending_at(_ROOM_PREP, s, e.start) if lang == "en" and e.norm.startswith(ROOM) else None
@@ -532,15 +532,15 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 cut(e, 0, means.end())
                 continue
             if e.norm.startswith(ROOM) and _real_address_before(s, e, near):
-                # "주소는 서울특별시 중구 세종대로 136 한결빌딩 9층입니다": the real street stays, the invented floor goes
+                # "주소는 누리빛구 별빛로 27 청솔빌딩 7층입니다": the real street stays, the invented floor goes
                 cut(e, e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end)
                 continue
             if e.kind == "address" and not e.norm.startswith(ROOM) and _real_room_after(s, e, near):
-                # "서울보상지점은 <invented street>, 한결빌딩 9층(우 03185)에 있으며": the real building carries it
+                # "강원보상지점은 <invented street>, 청솔빌딩 7층(우 04417)에 있으며": the real building carries it
                 cut(e, e.start, _past_separators(s, e.end))
                 continue
             if e.kind == "address" and _real_office_after(s, e, near):
-                # "서울특별시 … 69 해온손해보험 장기보상센터로 보내시면 됩니다": the real office carries the sentence
+                # "누리빛구 … 27 솔바람화재 청구심사센터로 보내시면 됩니다": the real office carries the sentence
                 cut(e, e.start, _past_separators(s, e.end))
                 continue
             if not in_list and (attached or verb or _ending_at(_NEEDS_OBJECT, s, a)):
@@ -552,7 +552,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                     repl.update({id(x): phrases["contact"] for x in every if x not in inside})
                     return new, False, True, repl
                 tail = salvage_tail(s, e.end, lang)
-                if tail is not None:  # "팩스 0505-…로 보내시면 되고, 접수 후 3영업일 이내에 지급됩니다" → the second clause
+                if tail is not None:  # "팩스 0505-…로 보내시면 되고, 심사 후 5영업일 이내에 지급됩니다" → the second clause
                     rest = [x for x in every if x.start >= tail]
                     shifted = [replace(x, start=x.start - tail, end=x.end - tail) for x in rest]
                     back = {id(y): x for x, y in zip(rest, shifted, strict=True)}  # shifted copy → original
@@ -562,7 +562,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                         out.update({id(back[k]): v for k, v in sub.items() if k in back})
                         return (capitalize_first(new) if lang == "en" else new), False, True, out
                 if _SEND_TO.get(lang, _SEND_TO["ko"]).match(s, e.end) and _cites_beyond(s, bad):
-                    # "우선 배정(제8조 제2항) 관련 문의는 <invented>로 보내 주세요": the office stands in for the
+                    # "우선 선발(제6조 제3항) 관련 문의는 <invented>로 보내 주세요": the office stands in for the
                     # address, so the real article the sentence names is not lost with it
                     edits.append((e.start, e.end, phrases["department"]))
                     repl[id(e)] = phrases["contact"]
@@ -577,13 +577,13 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
                 start = m.start() if m else e.start
                 owner = _ending_at(_POSSESSIVE, s, e.start) if e.kind == "department" else None
-                if owner:  # "HR's Employee Relations Unit" → "HR": the owner named before it is real
+                if owner:  # "Finance's Payroll Support Unit" → "Finance": the owner named before it is real
                     start, word = owner.start(), ""
                 part = _ending_at(_CONTAINER, s, e.start) if e.kind == "citation" else None
-                if part:  # "under Part D, clause 14.3" → "under the relevant provision", not "Part D, the …"
+                if part:  # "under Part C, clause 9.6" → "under the relevant provision", not "Part D, the …"
                     start = part.start()
             end = e.end
-            if e.kind == "citation" and e.article.startswith("Prt"):  # "Part E (Optional Covers)": its title too
+            if e.kind == "citation" and e.article.startswith("Prt"):  # "Part F (Extra Benefits)": its title too
                 title = _PART_TITLE.match(s, end)
                 end = title.end() if title else end
             edits.append((start, end, word))

@@ -71,7 +71,7 @@ NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못
 # bullets, numbers, the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)", and Q./A. markers
 _BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(])|"
                      r"[QA][.:](?=\s))\s*")
-# a "label: value" line with a figure ("감지 비율: 1.25%(1분기)→2.5%(2분기)", "신청 기간: 3월 2일 ~ 3월 13일"): an item
+# a "label: value" line with a figure ("사용 비율: 2.75%(3분기)→3.5%(4분기)", "접수 기간: 4월 6일 ~ 4월 17일"): an item
 _LABELLED = re.compile(r"^[^:：]{2,30}[:：]\s*\S.*\d")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 # a quoted remark ("“…”라고 말했다" aside): the speaker's words, not the document's statement
@@ -90,7 +90,7 @@ _INTRO = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같
 _ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s*\S")
 _ITEM_MARK = re.compile(r"^\(?(\d{1,2}|[가-하])[.)]\s*")
 MAX_ITEMS, MAX_UNIT_CHARS = 10, 700
-# a numbered member of a series the question names ("핀테크 혁신펀드 1호", "3차 공고", "2단계", "제2호"): a sentence
+# a numbered member of a series the question names ("녹색 성장펀드 2호", "4차 공고", "2단계", "제2호"): a sentence
 # about another member of the same series ("2호 펀드 역시 …") answers about something else
 _ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})\s?(호|차|단계|기)(?![가-힣]?\d)")
 
@@ -144,7 +144,7 @@ def source_units(text: str) -> list[Unit]:
             if len(re.sub(r"\W", "", sent)) < 4 or _QUOTED.match(sent):
                 continue
             # a piece that stops mid-sentence (a page cut it, a caption) is not quotable; a list item is whole,
-            # unless it is a section title behind a bullet ("□ 핀테크 혁신펀드 1호 운용현황"): short, no figure
+            # unless it is a section title behind a bullet ("□ 녹색 성장펀드 2호 운용현황"): short, no figure
             if _broken(sent):
                 continue
             if ends_sentence(sent) or (bulleted and j == len(sents) - 1 and not _cut_at_connective(sent)
@@ -160,7 +160,7 @@ _FINAL_SYLLABLES = "다요음함임됨까니오죠"
 
 def _broken(sent: str) -> bool:
     """Whether a piece that looks like a sentence is a fragment: a full stop where the source had a comma
-    ("…자기결정을 하기 어려우므로.", OCR), or a bracket it opens and never closes ("…규정하고(제4조조, 아울러 …")."""
+    ("…판단을 하기 어려우므로.", OCR), or a bracket it opens and never closes ("…규정하고(제4조조, 아울러 …")."""
     if sent.count("(") > sent.count(")"):
         return True
     body = sent.rstrip().removesuffix(".")
@@ -170,7 +170,7 @@ def _broken(sent: str) -> bool:
 
 def _bullet_title(item: str) -> bool:
     """A bulleted line that names a section rather than stating something: short, no "label: value", and no
-    number but an ordinal ("1호 운용현황" is a title; "TOEIC 700점 이상" is a fact)."""
+    number but an ordinal ("2호 운용현황" is a title; "HSK 5급 이상" is a fact)."""
     return len(item) <= 30 and ":" not in item and "：" not in item and not re.search(r"\d", _ORDINAL.sub("", item))
 
 
@@ -386,8 +386,8 @@ def _source_note(lang: str, source: str, lead: Hit, units: list[_Candidate]) -> 
 
 
 def readable(text: str) -> bool:
-    """Whether a unit can be shown: not garbled OCR, and not a table row of figures without its labels ("6 86.0
-    842 83.5 82.8"; a field line "일시: 2026. 2. 20.(금) 10:30" has its label)."""
+    """Whether a unit can be shown: not garbled OCR, and not a table row of figures without its labels ("4 71.5
+    731 64.2 60.9"; a field line "일시: 2026. 5. 14.(목) 15:00" has its label)."""
     chars = [ch for ch in text if not ch.isspace()]
     letters = sum(ch.isalpha() for ch in chars)
     return intrinsic(text).garble < _MAX_GARBLE and letters >= max(2.0, _MIN_LETTERS * len(chars))
@@ -460,7 +460,7 @@ class ExtractiveAnswerer(Answerer):
     def _candidates(self, query: str, hits: list[Hit], weights: dict[str, float], slots: list[str],
                     only_lang: str | None = None) -> tuple[list[_Candidate], dict[int, tuple]]:
         # the best chunks, and any lower hit from the same page of a document as one of them: the rest of the page
-        # a chunk boundary cut off ("…시장규모는 4.2조 USD" | "전 세계 온라인 소비의 40.5%가 중국에서 …");
+        # a chunk boundary cut off ("…시장규모는 3.1조 USD" | "전 세계 모바일 결제의 27.5%가 인도에서 …");
         # with `only_lang` (base.source_lang), the best chunks in that language
         # a version of a regulation that is not in force is not quoted (retrieve/versions.py marks it when the one
         # in force was retrieved too; the gate still warns if an answer cites it)
@@ -473,12 +473,12 @@ class ExtractiveAnswerer(Answerer):
         cands: list[_Candidate] = []
         seen: set[str] = set()
         for r, units in units_by_hit.items():
-            # every sentence of a document is about what its title names ("2025학년도 1학기 등록금 납부 안내"): a
+            # every sentence of a document is about what its title names ("2026학년도 2학기 수강신청 안내"): a
             # question word the title holds says little about which sentence answers, the others say more
             titled = title_terms(hits[r].chunk.title)
             own = {t: w * (_TITLE_TERM_WEIGHT if t in titled else 1.0) for t, w in weights.items()}
             own_total = sum(own.values()) or 1.0
-            # a field line of a notice ("일시: 2025. 8. 22.(금) 10:30") is about what the notice's title names and
+            # a field line of a notice ("일시: 2026. 5. 14.(목) 15:00") is about what the notice's title names and
             # answers what its label says: under a question asking for that, it shares the title's words in full
             title_share = sum(w for t, w in weights.items() if t in titled) / (sum(weights.values()) or 1.0)
             for unit, tset in units:

@@ -172,7 +172,7 @@ class HallucinationFilter:
     def _entities(self, sentences: list[str]) -> list[list[Entity]]:
         """Entities of each sentence, from one extraction pass over all of them (one pass per answer is what
         keeps the filter within its latency budget). NUL between sentences: no pattern crosses it. Read with ASCII
-        widths, as the contexts are (answer/structure.py): "（０２）１２３－４５６７" is a number to check."""
+        widths, as the contexts are (answer/structure.py): "（０３１）４５６－７８９０" is a number to check."""
         joined = ascii_width(_JOIN.join(sentences))
         starts, pos = [], 0
         for sent in sentences:
@@ -201,14 +201,14 @@ class HallucinationFilter:
             if e.is_contact:
                 hit = ctx.contact(e)
                 if hit is None and e.kind == "address" and ", " in e.text:
-                    # "PO Box 7713, Bristol BS99 3LN": the town and postcode the contexts give stay
+                    # "PO Box 5264, York YO1 6GA": the town and postcode the contexts give stay
                     head, tail = e.text.split(", ", 1)
                     if ctx.holds_text(tail):
                         e = replace(e, text=head, end=e.start + len(head))
                 if hit is None and e.norm.startswith(ROOM) and e.text.isascii() and _glossed_place(sent, e, ctx):
                     continue  # an English rendering of the real Korean room given in brackets after it
                 office = room_without_office(e.text) if hit is None and e.norm.startswith(ROOM) else None
-                if office:  # "대학본부 2층 재무회계팀에": the floor goes, the office stays
+                if office:  # "청솔관 4층 입학홍보팀에": the floor goes, the office stays
                     e = replace(e, text=office, end=e.start + len(office))
                 if hit is None:
                     bad.append(e)
@@ -216,7 +216,7 @@ class HallucinationFilter:
                     _keep(report, _kept(e, ctx, hit[1]))
             elif e.kind == "department":
                 n = ctx.department(e)
-                if n is None:  # "장학 복지팀" / "고객 권익보호센터": the context's 장학복지팀, written with a space
+                if n is None:  # "교무 지원팀" / "민원 안내센터": the context's 교무지원팀, written with a space
                     before = _SPACED_PREFIX.search(sent, max(0, e.start - 12), e.start)
                     n = ctx.department(replace(e, norm=dept_key(before.group(1) + e.text))) if before else None
                 if n is None and not _HANGUL.search(e.text):
@@ -244,23 +244,23 @@ class HallucinationFilter:
                 elif found is None and e.ref == "bare":  # "「의료법」 제3조 … (제5조 제2항)": the terms' own 제5조
                     found = ctx.citation(e.article, e.paragraph, None, kind_word, e.item)
                 if found is None and e.ref == "named" and e.regulation and _HANGUL.search(e.regulation):
-                    # "한솔구 공영주차장 조례" is the "한솔구 공영주차장 설치 및 관리 조례": every word of the name in a title
+                    # "누리구 공공도서관 조례" is the "누리구 공공도서관 설치 및 운영 조례": every word of the name in a title
                     alike = ctx.titled_with_words(e.regulation)
                     found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
                     if found is not None:
                         state["last_named"] = alike[0]
                 if found is None and e.ref == "named" and e.regulation and not _HANGUL.search(e.regulation):
-                    # "Section 3.1 of the IGU Graduate School Handbook": the context's title, abbreviated
+                    # "Section 2.4 of the KSU Exchange Handbook": the context's title, abbreviated
                     alike = ctx.titled_like(e.regulation)
                     found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
                     if found is None and not alike and ctx.all_titles_korean():
-                        # "Article 16(2) of the Hanbitnuri University Regulations" over a Korean 학칙: an English
+                        # "Article 9(3) of the Solmaru University Regulations" over a Korean 학칙: an English
                         # answer names the Korean document in English; its kind picks the contexts it can be
                         en_kind = _en_kind(e.regulation)
                         found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(en_kind, ""),
                                              e.item) if en_kind else None
                 if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
-                    # "Regulation 7.3.8" in a code whose chunks number it "7.3.8 Records." with no word: one numbering
+                    # "Regulation 4.2.6" in a code whose chunks number it "4.2.6 Appeals." with no word: one numbering
                     other = ("§" if e.article[0] == "R" else "R") + e.article[1:]
                     found = ctx.citation(other, e.paragraph, regs, kind_word, e.item)
                 if found is None:
@@ -284,8 +284,8 @@ class HallucinationFilter:
         if e.ref == "bare" and state["last_named"]:
             return ctx.citation(e.article, e.paragraph, [state["last_named"]], "", e.item)
         if e.ref == "bare":
-            # "제34조에 따라 제적": a notice has no articles of its own; the article is the one of the regulation it
-            # cites (「청람과학기술대학교 학칙」 제34조)
+            # "제41조에 따라 제명": a notice has no articles of its own; the article is the one of the regulation it
+            # cites (「누리과학기술대학교 학칙」 제41조)
             cited = ctx.cited_regulations("")
             return ctx.citation(e.article, e.paragraph, cited, "", e.item) if cited else None
         if e.ref == "this" and kind_word and not _DEICTIC_PREFIX.match(reg_key(e.regulation or "")):
@@ -436,8 +436,8 @@ _GLOSS_OPEN = re.compile(r"([가-힣][가-힣 ]{1,20})\s*\(\s*$")
 
 def _glossed(sent: str, e: Entity, ctx: ContextIndex) -> int | None:
     """n of the context naming the Korean office an English name glosses in brackets right after it ("the
-    학사지원팀 (Academic Support Team)"), or that glosses it in brackets right after it ("the Academic Affairs
-    Support Team (학사지원팀)"): a translation of a real office, not another office."""
+    교무지원팀 (Academic Services Team)"), or that glosses it in brackets right after it ("the Academic Services
+    Support Team (교무지원팀)"): a translation of a real office, not another office."""
     m = _GLOSS_OPEN.search(sent, max(0, e.start - 30), e.start)
     if m is not None and sent[e.end :].lstrip().startswith(")"):
         offices = extract_departments(m.group(1))
@@ -446,13 +446,13 @@ def _glossed(sent: str, e: Entity, ctx: ContextIndex) -> int | None:
     offices = extract_departments(after.group(1)) if after else []
     if offices:
         return ctx.department(offices[0])
-    # an office word no name needs ("(생활관 행정실)") is never extracted: the context writing it is enough
+    # an office word no name needs ("(도서관 행정실)") is never extracted: the context writing it is enough
     return ctx.text_n(after.group(1)) if after and _GENERIC_GLOSS.search(after.group(1)) else None
 
 
 def _glossed_place(sent: str, e: Entity, ctx: ContextIndex) -> bool:
     """Whether an English room or floor is glossed by a real Korean one in the brackets that close its clause
-    ("Room 204 on the 2nd floor of the Main Building (본관 2층 204호)")."""
+    ("Room 317 on the 4th floor of Mirinae Hall (미리내관 4층 317호)")."""
     close = _GLOSS_PLACE_AFTER.match(sent, e.end)
     if close is None:
         return False

@@ -84,7 +84,7 @@ _SAME_UNIT = {"번": "(?:번|회|차례)", "회": "(?:번|회|차례)", "차례"
 
 
 def count_unit(question: str) -> str | None:
-    """The unit a Korean count question asks in ("휴학은 최대 몇 학기" → 학기), as a pattern (번, 회 and 차례 are one)."""
+    """The unit a Korean count question asks in ("기숙사는 최대 몇 학기" → 학기), as a pattern (번, 회 and 차례 are one)."""
     m = _COUNT_UNIT.search(question)
     return _SAME_UNIT.get(m.group(1), m.group(1)) if m else None
 
@@ -100,7 +100,7 @@ _FIELD_LINE = re.compile(r"^\s*(?:[-•·*]\s*)?(?P<label>[가-힣A-Za-z][가-�
 
 
 def field_label(line: str) -> str | None:
-    """The label of a notice's field line ("대여 기간" of "대여 기간: 2025. 8. 18.(월) ~ …"), else None."""
+    """The label of a notice's field line ("접수 기간" of "접수 기간: 2026. 4. 6.(월) ~ …"), else None."""
     m = _FIELD_LINE.match(line)
     return m.group("label").strip() if m else None
 
@@ -122,7 +122,7 @@ def counts_of(sentence: str, unit: str) -> set[str]:
 
 
 def states_other_count(sentence: str, unit: str) -> bool:
-    """Whether a sentence gives a number of a count unit other than `unit` and none of `unit` ("최대 6학점까지" for
+    """Whether a sentence gives a number of a count unit other than `unit` and none of `unit` ("최대 9학점까지" for
     a question asking how many 학기)."""
     others = [u for u in _COUNT_UNITS if u != "개" and not re.fullmatch(unit, u)]  # "2개 학기" is 학기
     return not states_count_of(sentence, unit) and any(states_count_of(sentence, u) for u in others)

@@ -20,7 +20,7 @@ _HEADING = re.compile(r"(?m)^[ \t]*(?:제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(|
                       r"|(?:Appendix|APPENDIX)\s([A-Z0-9])\b|(?:Part|PART)\s([A-Z])\b)")
 _SECTION_LINE = re.compile(r"(?m)^[ \t]*Section\s(\d+)\b")  # "Article VII … Section 2. Grounds …"
 _ADDENDA_LINE = re.compile(r"(?m)^[ \t]*부\s?칙\b")
-# a policy's numbered lists named by their heading: "Section 4 – General Exclusions", "General Conditions"
+# a policy's numbered lists named by their heading: "Section 6 – What Is Not Covered", "General Conditions"
 _LIST_HEADING = re.compile(r"\b(?:General\s)?(Condition|Exclusion)s\b", re.I)
 _RIDER_LINE = re.compile(r"(?m)^[ \t]*([가-힣A-Za-z0-9·][가-힣A-Za-z0-9·\s]{0,38}?특별약관)[ \t]*$")
 _KO_ARTICLE_LINE = re.compile(r"(?m)^[ \t]*제\s?(\d+)\s?조(?:\s?의\s?(\d+))?\s?\(")
@@ -31,7 +31,7 @@ CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}
 _ANY_POINT = re.compile(r"\((?:[a-z]|[ivx]{1,4})\)|(?m:^[ \t]*[a-z][.)]\s)")
 
 # "(2)" opening a line, or a sentence running on after the previous paragraph or the heading's "(Title)"
-# (a line's own "(2) participation in …" may start lower-case: a list under "8. We will not pay any claim arising from:")
+# (a line's own "(2) participation in …" may start lower-case: a list under "7. Losses we exclude:")
 _EN_PARA = re.compile(r"(?m)^[ \t]*\((\d+)\)(?=\s+[A-Za-z])|(?<=[.;:)]\s)\((\d+)\)(?=\s+[A-Z])")
 _ITEM_NUM = re.compile(r"(?:^|\s)(\d{1,2})[.)]\s")  # a 호 in running text: "… 손해 1. 고의로 … 2. 전쟁으로 …"
 _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:(?:General\s)?Conditions?|GC|Exclusions?)\s?(\d{1,2})\b")
@@ -92,9 +92,9 @@ def own_articles(chunk: Chunk) -> tuple[dict[str, str], set[int]]:
         end = heads[0][1] if heads and heads[0][1] > 0 else len(text)
         arts[own] = text[:end]
     if chunk.lang == "en" and (chunk.article or "").strip().isdigit():
-        # a wording numbered with no word ("8. We will not pay …"): "clause 8(2)(b)" and "section 8" name it too
+        # a wording numbered with no word ("7. Losses we exclude …"): "clause 7(3)(a)" and "section 7" name it too
         arts.setdefault("§" + own, arts[own])
-    # units numbered without a heading word: "Part 2 - …\n2.1 …" and "4. Complaint stages" are sections 2 and 4;
+    # units numbered without a heading word: "Part 2 - …\n2.1 …" and "3. Appeal steps" are sections 2 and 3;
     # "B1 Accidental injury: …" is item B1
     for pattern, prefix in ((_ANY_SUB_SECTION, "§"), (_NUMBERED_HEADING, "§"), (_CODED_ITEM, "Pt")):
         for key, unit_text in _runs(text, pattern, prefix).items():
@@ -134,8 +134,8 @@ _NEXT_ITEM_OR_PARAGRAPH = re.compile(_ITEM_AT + r"(?:\d{1,2}[.)]\s|[①-⑳])")
 # "2.1 …" at a line's start or after a sentence end (group 1: the section); "C3 You must …" (group 1: the letter)
 _ANY_SUB_SECTION = re.compile(r"(?m)(?:^[ \t]*(\d{1,2})\.[1-9]\d?(?:\.[1-9]\d?)?\s|(?<=[.;:–—]\s)(\d{1,2})\.[1-9]\d?\s+(?=[A-Z(]))")
 _CODED_ITEM = re.compile(r"(?m)^[ \t]*([A-H])(\d{1,2})\b[ \t]+(?=[A-Z(])")
-# a section heading numbered without a word: "4. Complaint stages" on its own line (a title, no closing stop), as
-# councils and statutes number them; "section 4(3)" and "clause 4(2)(b)" cite it
+# a section heading numbered without a word: "3. Appeal steps" on its own line (a title, no closing stop), as
+# councils and statutes number them; "section 3(2)" and "clause 3(1)(c)" cite it
 _NUMBERED_HEADING = re.compile(r"(?m)^[ \t]*(\d{1,2})\.[ \t]+[A-Z][A-Za-z'’&,\- ]{2,60}$")
 
 
@@ -202,7 +202,7 @@ def has_mok(text: str, num: str, mok: str) -> bool:
     listed = set(_MOK.findall(segment))
     if not listed and nxt is not None and _MOK.search(text):
         # the item is seen whole (another item follows) and the text lists 목 under other items, not under it:
-        # "별표 2 제2호 라목" where only 제4호 has 가. 나. 다.
+        # "별표 3 제1호 다목" where only 제3호 has 가. 나. 다.
         return False
     return not listed or mok in listed
 
@@ -251,7 +251,7 @@ def has_sub_section(text: str, art: str, para: int | None, num: str, rest: str) 
 
 def rider_articles(text: str) -> list[tuple[str, str, str]]:
     """(특별약관 name key, article key, article text) of each rider in a chunk that holds several, each numbering its
-    articles from 제1조 ("교통사고처리지원금 특별약관\n제1조 …\n벌금 특별약관\n제1조 …")."""
+    articles from 제1조 ("상해통원 특별약관\n제1조 …\n골절진단 특별약관\n제1조 …")."""
     out = []
     riders = list(_RIDER_LINE.finditer(text))
     for i, r in enumerate(riders):
@@ -272,7 +272,7 @@ def lists_item(text: str, art: str, item: str, para: int | None = None) -> bool:
     where = seg if seg is not None else text
     if num.startswith("."):  # "9.2.6(b)": a sub-sub-section of 9.2, then its points
         return has_sub_section(where, art, para, num[1:], mok)
-    if re.fullmatch(r"[a-z]|[ivx]{2,4}", num):  # "Section 4.2(b)(iii)", "5.3(iii)": points, then sub-points
+    if re.fullmatch(r"[a-z]|[ivx]{2,4}", num):  # "Section 4.2(b)(iii)", "6.1(ii)": points, then sub-points
         if seg is not None and not _LETTERED.search(seg) and _LETTERED.search(text):
             return False  # the article letters the points of another paragraph, not of this one
         if (seg is not None and not _ANY_POINT.search(seg)
@@ -290,10 +290,10 @@ def lists_item(text: str, art: str, item: str, para: int | None = None) -> bool:
         if listed and num not in listed and f"제{num}호" not in text.replace(" ", ""):
             return False
         if dotted(art) and seg is not None and re.search(r"\(\d{1,2}\)", seg) and f"({num})" not in seg:
-            return False  # "Section 3.2(4)": 3.2 numbers its points (1)-(3)
+            return False  # "Section 2.5(5)": 2.5 numbers its points (1)-(4)
     if not mok:
         return True
-    # the cited paragraph's own item: "제4조 제2항 제2호 라목" is ②'s item 2, not ①'s
+    # the cited paragraph's own item: "제6조 제3항 제1호 다목" is ③'s item 1, not ①'s
     return has_mok(seg if seg is not None else text, num, mok)
 
 
@@ -312,7 +312,7 @@ def ascii_width(text: str) -> str:
 def extracted_text(text: str) -> str:
     """A chunk's text as PDF or OCR extraction should have given it, for checking an answer against it: full-width
     characters as ASCII ("（０２）" → "(02)"), no spaces around a number's hyphens ("02 - 2260 - 4415"), words
-    wrapped with a hyphen joined ("Stu-\ndent"), syllables spaced out joined ("학 사 지 원 팀")."""
+    wrapped with a hyphen joined ("Stu-\ndent"), syllables spaced out joined ("교 무 지 원 팀")."""
     out = ascii_width(text)
     out = _SPACED_HYPHEN.sub(lambda m: m.group(1) or "", out)
     out = _WRAPPED_WORD.sub("", out)

@@ -16,7 +16,7 @@ Checks, cheapest first; the first decisive one gives the verdict:
    reach the cosine floor calibrated on translated ko/en passages (method "cross-lingual"); the rules below
    read one language.
 5. polarity: the sentence, or one of its clauses, negates a word its closest context sentence affirms ("허가
-   없이", "허가가 필요하지 않다", "without the president's permission" against "허가를 받아"), or affirms what that
+   없이", "허가가 필요하지 않다", "without the dean's approval" against "허가를 받아"), or affirms what that
    sentence negates → contradicted. The negated word comes from the morphemes (Kiwi): the content word a
    negation (않·없·아니·못·없이·불가…; not, no, without…) in an asserting clause scopes over; negations in a
    condition or a noun modifier (…하지 않으면, …않은 경우) assert nothing and two in one clause cancel.
@@ -562,7 +562,7 @@ class _Run:
 
         def best(text: str):
             # probability alone: numbers and polarity were checked above, by the rules (the checker's own
-            # polarity veto fires on paraphrases that drop a negation: "3년 이내" for "3년을 넘을 수 없다")
+            # polarity veto fires on paraphrases that drop a negation: "4년 이내" for "4년을 넘을 수 없다")
             return max((checker.verdict(text, h.chunk.chunk_id, h.chunk.embed_text()) for h in pool),
                        key=lambda v: v.score)
 

@@ -176,7 +176,7 @@ def chunk_documents(docs: Iterable[Document], settings: CorpusSettings | None = 
 
 def _add_pages(doc: Document, chunks: list[Chunk]) -> None:
     """Chunks of a PDF get the 1-based page their first line is on, chunks of a page record its `page`; the
-    location then names it ("지방은행 시중은행 전환 가이드 p.4"), so every citation does too."""
+    location then names it ("청년 창업지원 안내서 p.4"), so every citation does too."""
     starts = doc.metadata.get("page_starts")
     record_page = _record_page(doc)
     for c in chunks:

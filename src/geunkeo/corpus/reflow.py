@@ -12,9 +12,9 @@ line to the next one when
 
 A number the page's margin put inside a sentence (a line number, a side-column figure) is dropped: a line that is
 only a number between a cut line and its continuation ("…유의\n4\n해야 한다"), and a number at the start of the
-continuation when Kiwi reads the words around it as one word ("…종교단체로부\n20 터 받는" → "종교단체로부터 받는");
+continuation when Kiwi reads the words around it as one word ("…동호회로부\n20 터 받는" → "동호회로부터 받는");
 a number cannot sit inside a word. When Kiwi reads two words, the number stays ("…수도\n46 경제는"). A date the
-page edge split ("2021. 11.\n26.") is joined although the line ends with a full stop and the next starts like an
+page edge split ("2022. 10.\n17.") is joined although the line ends with a full stop and the next starts like an
 item.
 
 Whether the join needs a space is Kiwi's call when a Hangul syllable meets a Hangul syllable (`Kiwi.space` on
@@ -169,7 +169,7 @@ def _plan(text: str) -> tuple[list[str], dict[int, Join]]:
     for i in range(len(lines) - 1):
         cur, nxt = lines[i].strip(), lines[i + 1].strip()
         date = _DATE_HEAD.search(cur)
-        if date and date.start() >= 10 and _DATE_TAIL.match(nxt):  # "…심사관은 2021. 11.\n26. 해당 …": one date
+        if date and date.start() >= 10 and _DATE_TAIL.match(nxt):  # "…위원장은 2022. 10.\n17. 해당 …": one date
             joins[i] = (" ", None, 0)
             continue
         if not nxt or _opens_unit(nxt, letters) or not _cut_line(cur, width) or _is_table_row(nxt):

@@ -18,14 +18,14 @@ _YEAR_ONLY = re.compile(r"[(\[]\s*\d{4}\s*(?:년(?:도)?)?\s*[)\]]")
 
 def doc_key_for(title: str, front_matter: dict[str, str] | None = None) -> str:
     """The key every version of a document shares: front matter `doc_key`, else the title without version
-    words or a bracketed year ("한빛대학교 학칙 (2024 개정)" → "한빛대학교 학칙")."""
+    words or a bracketed year ("별솔대학교 학칙 (2023 개정)" → "별솔대학교 학칙")."""
     if front_matter and front_matter.get("doc_key"):
         return front_matter["doc_key"].strip()
     key = _YEAR_ONLY.sub(" ", _VERSION_WORDS.sub(" ", title))
     return re.sub(r"\s+", " ", key).strip(" -·:") or title.strip()
 
 
-# "이 규정은 2025년 3월 1일부터 시행한다" / "This policy takes effect on March 1, 2025" — in the 부칙 (addenda)
+# "이 규정은 2026년 9월 1일부터 시행한다" / "This policy takes effect on September 1, 2026" — in the 부칙 (addenda)
 _ENFORCED_KO = re.compile(r"(\d{4})\s*[년.]\s*(\d{1,2})\s*[월.]\s*(\d{1,2})\s*일?\.?\s*부터\s*시행")
 _ENFORCED_EN = re.compile(r"(?:takes?|shall take|took)\s+effect\s+(?:on|from|as of)\s+([A-Z][a-z]+)\s+(\d{1,2}),?\s+(\d{4})")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",

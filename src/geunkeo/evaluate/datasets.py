@@ -2,8 +2,8 @@
 
 One line per case (`QACase` fields, see evaluate/base.py)::
 
-    {"id": "q1", "query": "휴학은 몇 학기까지?", "lang": "ko", "task": "qa", "reference_answer": "...",
-     "reference_claims": [], "expected_doc_ids": ["학칙"], "expected_chunk_ids": ["학칙#제12조"],
+    {"id": "q1", "query": "기숙사 벌점은 몇 점까지?", "lang": "ko", "task": "qa", "reference_answer": "...",
+     "reference_claims": [], "expected_doc_ids": ["생활관규정"], "expected_chunk_ids": ["생활관규정#제7조"],
      "risk_tags": [], "complexity": "simple", "parallel_id": "p1", "style": "colloquial", "metadata": {}}
 
 Only `id` and `query` are required. Keys the format does not know are kept under `metadata` so nothing a

@@ -5,7 +5,7 @@ literal mappings (어떻게 해 → 방법), regex patterns with captured conten
 lemmas read from Kiwi (떼? → 발급, but 내 성적 keeps its pronoun 내). Entities — numbers with units, 제N조
 references, Latin-script terms, quoted text and proper nouns — are never rewritten away. The rest of the query
 is normalised morpheme by morpheme (particles and 반말 endings dropped, 휴학하려면 → 휴학 시) and the formal
-intent nouns go last, the way regulation headings read: "장학금 언제까지 신청해?" → "장학금 신청 기한".
+intent nouns go last, the way regulation headings read: "기숙사 언제까지 신청해?" → "기숙사 신청 기한".
 Formal and English queries are left exactly as written. A colloquial query that nothing explains is kept, logged
 as a warning and queued in the pending-patterns file for the dictionary's next revision.
 """

@@ -5,7 +5,7 @@ are formal, endings closed by 요 are polite, 반말 endings (-어/-야/-지/-�
 trailing connectives such as -려면) are colloquial, and a query with no predicate is a keyword fragment. Chat
 markers (ㅋㅋ, ㅠㅠ, 어케, 뭐임) turn a fragment colloquial. Text with (almost) no Hangul is "english": it is never
 colloquial Korean. `score` is a formality level in [0, 1]: the weighted mean of the evidence (ending class 2×,
-each chat marker or colloquial word 1×), so "휴학 어떻게 해 ㅠㅠ" scores lower than "휴학 어떻게 해".
+each chat marker or colloquial word 1×), so "복학 어떻게 해 ㅠㅠ" scores lower than "복학 어떻게 해".
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ def on_topic(variant: str, question_texts: list[str], terms: list[str], lang: st
 
     A shared word is one of the question's analysed terms (`terms`, the Kiwi terms of the plan) found in the
     variant, or a word of two or more characters that both contain. The script is Hangul for a Korean question,
-    Latin letters for an English one, either for a mixed one. So "leave of absence" for "휴학 어떻게 해?" is
-    dropped (no Hangul, nothing shared), "TOEIC score" for "TOEIC 점수 기준" is kept (shares TOEIC). This only
+    Latin letters for an English one, either for a mixed one. So "housing payment" for "기숙사비 어떻게 내?" is
+    dropped (no Hangul, nothing shared), "HSK score" for "HSK 점수 기준" is kept (shares HSK). This only
     catches replies that are clearly not queries for this question; the JSON shape is the main rule."""
     v = variant.casefold()
     if any(t and t.casefold() in v for t in terms):

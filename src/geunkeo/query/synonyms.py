@@ -19,7 +19,7 @@ from geunkeo.text.patterns import HANGUL
 @dataclass(frozen=True)
 class SynonymHit:
     term: str
-    source: str  # "등록금→수업료" or "AML→Anti-Money Laundering"
+    source: str  # "등록금→수업료" or "KYC→Know Your Customer"
 
 
 def _load(path: Path | None) -> dict:

@@ -1,6 +1,6 @@
 """Document versions at retrieval time: the version in force wins, a superseded one is kept but ranked after it.
 
-A regulation is amended and both texts sit in the index ("학칙 2024.3.1 개정" and "학칙 2025.3.1 개정"). Each chunk
+A regulation is amended and both texts sit in the index ("생활관규정 2023.9.1 개정" and "생활관규정 2024.9.1 개정"). Each chunk
 carries its document's `doc_key` (the same for every version: front matter `doc_key`, else the title without
 version words) and `effective_date` (front matter `effective_date`, else the document's date; chunk metadata,
 written by the chunkers). Among the retrieved chunks of one `doc_key`, the version in force on `as_of` (default

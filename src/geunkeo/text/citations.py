@@ -15,7 +15,7 @@ _SELF_NAMED = {"학칙", "정관"}
 _NOT_NAME_WORDS = {"경우", "따라", "및", "또는", "등", "위", "아래", "다음", "각", "그", "관련", "해당", "이번", "기존"}
 _REG_NOT = ("방법", "불법", "용법", "문법", "편법", "기법", "해법", "어법", "화법")
 _DEICTIC = r"(?:같은|동|이|본|당|해당|관련)"
-# Words of a multi-word regulation name ("장학금 지급 규정") do not end in a particle or verb ending; this keeps
+# Words of a multi-word regulation name ("기숙사 입사 규정") do not end in a particle or verb ending; this keeps
 # "휴학은 학칙 제12조" from becoming a regulation called "휴학은 학칙".
 _NAME_WORD_END = r"[가-힣](?<![은는이가을를에의로와과도서고며면다요라여해게지나만께시니야데어아든])"
 _REG_KO = (
@@ -75,14 +75,14 @@ MENTIONED: dict[str, Mention] = {
 }
 _BRACKET_NAME = first_char_regex("「『", r"[「『][^」』\n]{2,40}[」』]")
 _EN_REG = r"(?!(?:Article|Section|Clause|Part|Chapter|Schedule)\b)(?:[A-Z][A-Za-z'\-]*)(?:\s+(?:(?:and|of|on|for|the)\s+)?(?!Article\b|Art\.|Clause\b)[A-Z][A-Za-z'\-]*){0,6}"
-# Lower-case words that end an English document's name ("the BlueWave policy", "the exchange notice") and, alone
-# after "the", point at the document under discussion ("Article 7(1) of the notice").
+# Lower-case words that end an English document's name ("the SeaBreeze policy", "the exchange notice") and, alone
+# after "the", point at the document under discussion ("Article 4(2) of the notice").
 EN_DOC_KINDS = (r"terms|regulations?|policy|policies|rules|agreement|conditions|bylaws|notice|handbook|guidelines?|guide|FAQ|faq|"
                 r"wording|code|charter|statute|contract")
 _EN_DOC_WORD = r"(?:terms\s+and\s+conditions|" + EN_DOC_KINDS + ")"
-# "Section 6.5" is sub-section 5 of Section 6 (handbooks number their paragraphs 6.1, 6.2 …); sections get their
+# "Section 8.3" is sub-section 3 of Section 8 (handbooks number their paragraphs 8.1, 8.2 …); sections get their
 # own article keys ("§6") so a handbook's Section 11 is never supported by a policy's Article 11.
-# "s. 9.4(1)" is a section in statute style; a schedule's items are "Schedule 2, item 7" / "Schedule 1, paragraph 4"
+# "s. 7.2(3)" is a section in statute style; a schedule's items are "Schedule 4, item 5" / "Schedule 3, paragraph 2"
 _CITE_EN = first_char_regex(
     "「『ACSacs§RrGgEePp", r"(?:(?P<bracket>[「『][^」』\n]{1,40}[」』])\s?)?"
     r"\b(?P<word>[Aa]rticle|Art\.|[Cc]lause|[Ss]ection|Sec\.|§|Policy(?=\s?\d+\.\d)|s\.(?=\s?\d)|[Ss]chedule|Sch\.|[Rr]egulation|Reg\.|"
@@ -101,17 +101,17 @@ _CITE_EN = first_char_regex(
 )
 
 
-# "같은 조 제5항" / "동조 제2호" / "같은 항 제3호" / "같은 호 다목": a part of the article cited just before it
+# "같은 조 제6항" / "동조 제2호" / "같은 항 제3호" / "같은 호 다목": a part of the article cited just before it
 _SAME_ARTICLE = first_char_regex("같동", r"(?:같은\s?|동\s?)(?P<level>조|항|호)\s?(?:(?:제\s?)?(?P<para>\d+)\s?항)?"
                                  r"(?:\s?(?:제\s?)?(?P<item>\d+)\s?호)?(?:\s?(?P<mok>" + MOK_LETTERS + r")\s?목)?(?<=[항호목])")
 
 
-# "paragraph (d) of clause 9" / "paragraph 2 of Article 8": a part of the citation that follows; "paragraph (g)"
+# "paragraph (e) of clause 11" / "paragraph 2 of Article 8": a part of the citation that follows; "paragraph (h)"
 # alone: a part of the citation before it
 _EN_PART = first_char_regex("pPiIsS", r"\b(?:[Ss]ub-?)?(?:[Pp]aragraph|[Pp]ara\.|[Ii]tem|[Pp]oint)\s?"
                             r"(?:\((?P<x>[a-z]|\d{1,2}|[ivx]{1,4})\)|(?P<n>\d{1,2})\b(?=\s+of\s))(?P<of>\s+of\s+)?")
-# "under 9.2.3", "(11.2(a))", "set out in 5.4": a sub-section number without its word, after a citation of the same
-# section or regulation; a number with a unit after it is a quantity ("under 3.5 GPA")
+# "under 7.4.1", "(12.3(b))", "set out in 6.2": a sub-section number without its word, after a citation of the same
+# section or regulation; a number with a unit after it is a quantity ("under 4.0 GPA")
 _BARE_DOTTED = first_char_regex(
     "(uUpPsSiIoObBaAfF", r"(?:\(|\b(?i:under|per|see|in|of|by|and|or|following)\s+)"
     r"(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?(?P<pts>(?:\((?:[a-z]|\d{1,2}|[ivx]{1,4})\))*))"
@@ -121,7 +121,7 @@ _DOTTED_WINDOW = 400
 _CODED = first_char_regex("(uUpPsS", r"(?:\(|\b(?i:under|per|see)\s+)(?P<code>(?P<letter>[A-H])(?P<n>[1-9]\d?)"
                             r"(?P<pts>(?:\([a-z]\))*))(?=[\s).,;:]|$)")
 _SECTION_LIKE = re.compile(r"[1-9]\d?\.[1-9]\d?\b")  # 4.2, 12.10; not 0.66, 41.0, 3.05
-# "breaches 5.1(c)": a sub-section with lettered points is a citation wherever it stands
+# "breaches 7.2(b)": a sub-section with lettered points is a citation wherever it stands
 _POINTED = first_char_regex("0123456789", r"(?<![\w.$€£₹/-])(?P<num>(?P<a>\d{1,2})\.(?P<p>\d{1,2})(?:\.(?P<d2>\d{1,2}))?"
                                 r"(?P<pts>(?:\((?:[a-z]|[ivx]{1,4})\))+))(?![\w(])")
 # "제1항 제5호" with no article before it (in Korean drafting, the article under discussion)
@@ -154,8 +154,8 @@ def roman_to_int(s: str) -> int:
 
 def reg_key(name: str) -> str:
     """Comparison key of a regulation name: no brackets, spaces or middle dots, casefolded; 특약 is 특별약관 (a 특별약관
-    numbers its articles from 제1조 again, so "특약 제4조" is not the 보통약관's 제4조), and a 보통약관 is the 약관 ("주택화재보험
-    약관" names "다솜화재 주택화재보험 보통약관")."""
+    numbers its articles from 제1조 again, so "특약 제6조" is not the 보통약관's 제6조), and a 보통약관 is the 약관 ("동물병원비보험
+    약관" names "솔바람화재 동물병원비보험 보통약관")."""
     return re.sub(r"[\s「」『』·ㆍ\"'“”]", "", name).casefold().replace("특약", "특별약관").replace("보통약관", "약관")
 
 
@@ -167,11 +167,11 @@ _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
     (re.compile(r"\b(?:Article|ARTICLE)\s+([IVXL]{1,6})\b"), lambda m: str(roman_to_int(m.group(1)))),
     (re.compile(r"\b[Ee]ndorsements?\s?(\d+)"), lambda m: f"End{int(m.group(1))}"),
     (re.compile(r"\bEndorsements?\s([IVX]{1,5})\b"), lambda m: f"End{roman_to_int(m.group(1))}"),
-    # a policy's lettered sections are its parts: "Section C – Benefits" (before the numbered-section key)
+    # a policy's lettered sections are its parts: "Section D – Claims" (before the numbered-section key)
     (re.compile(r"\b(?:Section|SECTION)\s([A-Z])\b(?![.\d])"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b"), lambda m: "Anx" + m.group(1)),
     (re.compile(r"\b(?:Appendix|APPENDIX)\s?([A-Z0-9])\b"), lambda m: "Apx" + m.group(1)),
-    # a policy wording's lettered parts: "Part B — What we cover"; numbered parts ("Part 2") stay sections
+    # a policy wording's lettered parts: "Part C — What we pay"; numbered parts ("Part 2") stay sections
     (re.compile(r"\b(?:Part|PART)\s([A-Z])\b"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
     (re.compile(r"\b(?:[Ss]chedule|SCHEDULE)\s([A-Z])\b(?!\.\d|\d)"), lambda m: "Sch" + m.group(1)),  # "Schedule B"
@@ -211,11 +211,11 @@ def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
         reg, s = word, r.start()
     elif r.group("plain"):
         plain = r.group("plain")
-        if not (plain.endswith(_REG_NOT) or len(plain) < 2):  # "신청 방법 제3조": not a regulation name
+        if not (plain.endswith(_REG_NOT) or len(plain) < 2):  # "제출 방법 제5조": not a regulation name
             s = r.start()
             words = plain.split()
             # "학칙" names itself: "… 경우 학칙 제13조" is not a regulation called "경우 학칙"; nor is a name
-            # begun before a word no name holds ("치료를 받으신 경우 약관 제3조" is the 약관's 제3조)
+            # begun before a word no name holds ("수술을 받으신 경우 약관 제5조" is the 약관's 제5조)
             cut = max((i + 1 for i, w in enumerate(words[:-1]) if w in _NOT_NAME_WORDS), default=0)
             s += sum(len(w) + 1 for w in words[:cut])
             words = words[cut:]
@@ -244,7 +244,7 @@ def extract_citations(text: str) -> list[Entity]:
         reg, ref, s = _ko_regulation_before(text, s)
         art = ("부칙" if addenda else "") + m.group("art") + (f"-{m.group('sub')}" if m.group("sub") else "")
         para = int(m.group("para")) if m.group("para") else (ord(m.group("circ")) - 0x245F if m.group("circ") else None)
-        # a 목 right under a 항 ("제5조 제2항 라목") is keyed with an empty 호: "-라"
+        # a 목 right under a 항 ("제7조 제3항 다목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
     for kind, mention in MENTIONED.items():
@@ -269,16 +269,16 @@ def extract_citations(text: str) -> list[Entity]:
             reg, ref = m.group("named").strip("「」"), "named"
         # sections and clauses get their own keys ("§6"; article_key), articles the bare number
         art = article_key(f"{m.group('word')} {m.group('art')}") + (f"-{m.group('sub')}" if m.group("sub") else "")
-        if art in ("GC", "Exc") and m.group("dot"):  # "exclusion 4.2(d)": section 4.2's point, a list's word before it
+        if art in ("GC", "Exc") and m.group("dot"):  # "exclusion 5.3(c)": section 5.3's point, a list's word before it
             art = f"§{int(m.group('art'))}"
-        elif art in ("GC", "Exc"):  # "General Condition 5": item 5 of the policy's general conditions
+        elif art in ("GC", "Exc"):  # "General Condition 11": item 11 of the policy's general conditions
             out.append(_citation(text, m.start(), m.end(), None, "bare", art, None, m.group("art")))
             continue
         if m.group("asec"):  # "Article VII, Section 2.c": the article's section 2, its point c
             x = m.group("asecx") or m.group("asecp")
             out.append(_citation(text, m.start(), m.end(), reg, ref, art, int(m.group("asec")), x))
             continue
-        # "Section 6.5" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
+        # "Section 8.3" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
         # bracketed levels after it are the item and its sub-item ("Section 3.2(b)(3)" → item "b-3")
         levels = [x for x in (m.group("para"), m.group("item"), m.group("sub2"), m.group("sub3")) if x]
         if m.group("dot"):
@@ -289,7 +289,7 @@ def extract_citations(text: str) -> list[Entity]:
             levels.insert(0, "." + m.group("dot2"))
         item = "-".join(levels) or m.group("sitem")
         out.append(_citation(text, m.start(), m.end(), reg, ref, art, para, item))
-    # "같은 조 제5항" / "동조 제2호": a paragraph or item of the article cited just before it
+    # "같은 조 제6항" / "동조 제2호": a paragraph or item of the article cited just before it
     found = _Found(out)
     for m in _SAME_ARTICLE.finditer(text):
         prev = found.previous(m.start(), skip=_NOT_ARTICLES)
@@ -303,7 +303,7 @@ def extract_citations(text: str) -> list[Entity]:
             item = _item_key(m.group("item"), m.group("mok"))
         found.add(_citation(text, m.start(), m.end(), prev.regulation, prev.ref, prev.article or "", para, item))
     _add_parts(text, found)
-    # a regulation named in 「」 without an article: "「교원 연구년 운영 지침」을 참고하세요"
+    # a regulation named in 「」 without an article: "「연구실 안전 관리 지침」을 참고하세요"
     for m in _BRACKET_NAME.finditer(text):
         if not found.inside(m.start()):
             name = m.group(0)[1:-1].strip()
@@ -360,7 +360,7 @@ class _Found:
 
 
 def _add_parts(text: str, found: _Found) -> None:
-    """Bare parts of a citation: English "paragraph (g)" / "paragraph (d) of clause 9" and a Korean "라목" alone."""
+    """Bare parts of a citation: English "paragraph (h)" / "paragraph (e) of clause 11" and a Korean "라목" alone."""
     inside, previous = found.inside, found.previous
 
     for m in _EN_PART.finditer(text):
@@ -385,7 +385,7 @@ def _add_parts(text: str, found: _Found) -> None:
                 continue
             start, end, para = m.start(), m.end(), target.paragraph
             head = (target.item or "").partition("-")[0]
-            # a letter is a sibling of the point cited before ("paragraph (g)" after "(d)"); a number or a roman
+            # a letter is a sibling of the point cited before ("paragraph (h)" after "(e)"); a number or a roman
             # numeral under a lettered point is its sub-item
             item = f"{head}-{x}" if re.fullmatch(r"[a-z]", head) and not re.fullmatch(r"[a-z]", x) else x
         found.add(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
@@ -425,7 +425,7 @@ def _add_parts(text: str, found: _Found) -> None:
             continue
         found.add(_citation(text, m.start(), m.end(), target.regulation, target.ref, target.article,
                              int(m.group("para")), _item_key(m.group("item"), m.group("mok"))))
-    for m in _BARE_HO.finditer(text):  # "캡스톤디자인 (제3호 가목)" under "제27조 제3항": an item of that paragraph
+    for m in _BARE_HO.finditer(text):  # "현장실습 (제2호 나목)" under "제19조 제4항": an item of that paragraph
         target = previous(m.start())
         if (inside(m.start()) or target is None or not target.article[:1].isdigit() or target.paragraph is None
                 or _new_sentence(text, target.end, m.start())):

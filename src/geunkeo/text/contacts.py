@@ -27,52 +27,52 @@ _PHONE_FAKE = first_char_regex(
 _PHONE_OTHER = first_char_regex(
     "+(0-9", r"(?<![\dA-Za-z\-.])(?:\+(?!82)\d{1,3}[-.\s]?\(?\d{1,4}\)?(?:[-.\s]?\d{2,4}){2,3}"
     r"|(?:1[-.\s]?)?\(?[2-9]\d{2}\)?[-.\s]\d{3}[-.\s]\d{4}"
-    r"|0\d{3,4}[\s-]\d{3}[\s-]?\d{3,4}"  # 0161 555 0185, 0800 731 4455, 07700 900123
-    r"|1[38]00[\s-]?\d{3}[\s-]?\d{3})(?![\dA-Za-z])"  # Australia's 1800 662 410 / 1300 …
+    r"|0\d{3,4}[\s-]\d{3}[\s-]?\d{3,4}"  # 0113 496 0721, 0808 157 0192, 07700 900461
+    r"|1[38]00[\s-]?\d{3}[\s-]?\d{3})(?![\dA-Za-z])"  # Australia's 1800 415 902 / 1300 …
 )
 # countries whose numbers drop a domestic trunk 0 after the country code: +44 (0)161 … is 0161 … at home
 _TRUNK_ZERO = re.compile(r"^\+(82|44|33|49|61|64|81|86|852|886|353)")
 # extensions: 내선 1234, (교내 2345), ext. 1234
 _PHONE_EXT = first_char_regex("내교eE", r"(?:내선|교내)\s?(?:번호\s?)?\d{3,5}(?!\d)|(?i:ext\.?|extension)\s?\d{2,5}(?!\d)")
-# a further extension listed after one: "내선 3473 또는 3474", "ext. 20 or 21", "내선 4515, 4516"
+# a further extension listed after one: "내선 5821 또는 5822", "ext. 36 or 37", "내선 6617, 6618"
 _EXT_NEXT = re.compile(r"(?:\s?[,/]\s?|\s(?:또는|혹은|및|or|and)\s)(?P<n>\d{2,5})(?!\d|[-.,:]\d|\s?(?:%|원|명|일|시|분|개|호|층))")
-# Korea's short public numbers, a phone only where the text says so: "국번없이 1332", "☎ 120", "소비자상담센터(1372)",
-# "1345번으로"; a bare 13xx may be a year or an amount
+# Korea's short public numbers, a phone only where the text says so: "국번없이 1357", "☎ 120", "분쟁상담센터(1355)",
+# "1346번으로"; a bare 13xx may be a year or an amount
 _PHONE_SHORT = first_char_regex("국☎(1센재상", r"(?:국번\s?없이|☎)\s?(?P<a>1\d{2,3})(?![\d\-.,])|(?<=[가-힣])\((?P<b>13\d{2})\)"
                           r"|(?<![\d\-.,])(?P<c>13\d{2})번(?!지|째)"
-                          # a call centre's number after or before its name: "민원콜센터 182로", "120 다산콜재단"
+                          # a call centre's number after or before its name: "누리콜센터 186으로", "147 솔바람콜재단"
                           r"|(?:센터|재단|상담소)\s?(?P<d>1\d{2,3})(?=으로|로|에|번|[\s,)]|$)"
                           r"|(?<![\d\-.,:~])(?P<e>1\d{2})\s(?=[가-힣]{0,10}(?:콜센터|콜재단|상담센터|신고센터))"
                           r"|(?<![\d\-.,:~])(?P<f>1[1-9]\d)(?=번?(?:에|으로|로)\s?(?:먼저\s?)?(?:신고|전화|연락))")
 SHORT_PHONE = "short"  # Entity.norm prefix of a short number
-POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 06721")
-ROOM = "room"  # Entity.norm prefix of a floor or room ("본관 3층 203호", "Room 205")
-# where in a building: a floor with its building or its room ("본관 3층 203호", "대학본부 2층", "한결빌딩 9층", "3층 302호"),
-# or an English "Room 2.14"; a floor alone ("3층 이상") is not a place
+POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 04417")
+ROOM = "room"  # Entity.norm prefix of a floor or room ("미리내관 4층 317호", "Room 317")
+# where in a building: a floor with its building or its room ("미리내관 4층 317호", "청솔빌딩 7층", "5층 405호"),
+# or an English "Room 4.21"; a floor alone ("3층 이상") is not a place
 _FLOOR_HINT = first_char_regex("0-9", r"\d{1,2}\s?층")  # where a floor can be: the full pattern is searched around it
 _ROOM_KO = re.compile(
     r"(?<![가-힣A-Za-z\d])(?:(?P<bldg>[가-힣A-Za-z\d]{1,10}(?:관|동|본부|빌딩|회관|센터|타워|홀|청사))\s?)?"
     r"(?:지하\s?)?(?P<floor>\d{1,2})\s?층(?:\s?(?P<room>\d{1,4})\s?호(?:실)?"
-    # or the office on that floor: "1층 민원실", "2층 학술정보서비스팀" (the office alone is checked as a department)
+    # or the office on that floor: "3층 열람실", "2층 장학상담팀" (the office alone is checked as a department)
     r"|\s?(?P<office>[가-힣]{0,10}(?:민원실|행정실|사무실|상담실|창구|플라자|데스크|라운지)|[가-힣]{1,10}(?:센터|팀|과))"
     r"(?=[^가-힣]|$|(?:에서|에게|에|의|으로|로|은|는|을|를|이|가|도|과|와)(?![가-힣])))?")
 _ROOM_EN = first_char_regex("RLF", r"\b(?:Room|Level|Floor)\s(?P<room>(?:[A-Z]\.?)?\d{1,4}(?:\.\d{1,3})?[A-Z]?)\b")
-# a room by its number alone ("같은 층 702호 접수창구", "302호실에서"), not a 호 of an article or a notice ("제702호"),
-# and only next to a word of a building ("임대주택 1,200호" counts homes)
+# a room by its number alone ("같은 층 815호 상담창구", "318호실에서"), not a 호 of an article or a notice ("제815호"),
+# and only next to a word of a building ("공공임대 3,400호" counts homes)
 _ROOM_BARE_KO = first_char_regex("0-9", r"(?<![\d\-,.가-힣])(?<!제\s)\d{3,4}\s?호(?:실)?"
                                         r"(?=[\s,.)\]]|$|(?:에서|에|의|으로|로|는|은|를|을|이|가|도|와|과|까지|부터)(?![가-힣]))")
-# an English floor by its ordinal ("on the 4th floor", "the ground floor")
+# an English floor by its ordinal ("on the 6th floor", "the ground floor")
 _ROOM_PLACE = re.compile(r"층|관|동|빌딩|센터|회관|타워|건물|청사|창구|사무실|방문|Hall|Building|Cent(?:er|re)|House|Tower")
-# "Building C1", "Block 3": a campus building by its code
+# "Building E2", "Wing 5": a campus building by its code
 _BUILDING_EN = first_char_regex("BW", r"\b(?:Building|Block|Wing)\s(?P<code>[A-Z]?\d{1,3}[A-Z]?)\b")
-# a UK or Australian postcode with the town (and building) before it: "Exchange Tower, London E14 9SR", where no
+# a UK or Australian postcode with the town (and building) before it: "Kestrel House, Leeds LS2 7HQ", where no
 # street line carries it (_ADDRESS_EN takes those whole)
 _POSTCODE_EN = first_char_regex("A-Z", r"\b(?:(?:[A-Z][a-z]+\s){1,3}(?:Tower|House|Court|Building|Centre|Center|Plaza|Hall|"
                                       r"Chambers|Square),\s)?(?:[A-Z][a-z]+\s)?(?P<zip>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\b")
 _FLOOR_EN = first_char_regex("0-9gG", r"\b(?:\d{1,2}(?:st|nd|rd|th)|[Gg]round)\s[Ff]loor\b")
-# street addresses, keyed by road and number: "서울특별시 성북구 안암로 145" (a 시·군·구 before the road, so "…로 150"
-# in running text is not one; the building and floor after it are checked on their own, _ROOM_KO), "12 Market Street",
-# "PO Box 7711", "GPO Box 4120"
+# street addresses, keyed by road and number: "누리빛구 별빛로 27" (a 시·군·구 before the road, so "…로 150"
+# in running text is not one; the building and floor after it are checked on their own, _ROOM_KO), "27 Orchard Lane",
+# "PO Box 5264", "GPO Box 2871"
 _ROAD_NUMBER = first_char_regex("로길", r"(?:로|길)\s?\d")  # where an address can be: searched around these only
 _ADDRESS_KO = re.compile(
     r"(?<![가-힣])(?:[가-힣]{2,8}(?:특별시|광역시|특별자치시|특별자치도|도)\s)?(?:[가-힣]{1,8}(?:시|군|구)\s){1,2}"
@@ -80,14 +80,14 @@ _ADDRESS_KO = re.compile(
 _POSTCODE_KO = first_char_regex("우(", r"(?:우편번호(?:는|은)?|\(우\)|우\)|(?<=\()우(?=\s\d))\s?:?\s?(?P<zip>\d{5})(?!\d)")
 _STREET_TYPES = {"St": "Street", "Rd": "Road", "Ave": "Avenue", "Ln": "Lane", "Dr": "Drive", "Pl": "Place",
                  "Sq": "Square", "Blvd": "Boulevard", "Tce": "Terrace"}
-# the town and postcode after the street or box go with it: ", Leeds LS1 4AP", ", Sydney NSW 2001"
+# the town and postcode after the street or box go with it: ", York YO1 6GA", ", Perth WA 6000"
 _TOWN_POSTCODE = (r"(?:,\s(?:[A-Z][a-z]+\s){0,2}[A-Z][a-z]+(?:-(?:gu|si|gun|dong|eup|myeon))?)?"
                   r"(?:,?\s(?:[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s\d{4}))?")
 _ADDRESS_EN = first_char_regex(
     "GP0-9", r"\b(?:(?:G\.?P\.?O\.?|P\.?O\.?)\s?Box\s(?P<box>\d{1,6})"
     r"|(?P<street>\d{1,5}\s(?:[A-Z][a-z]+\s){1,3}(?P<type>" + "|".join([*_STREET_TYPES.values(), *_STREET_TYPES])
     + r"))"
-    # a Korean road written in English: "102 Hosu-ro", "88 Seorin-ro", "24 Gukjegeumyung-ro", "15 Sejong-daero 3-gil"
+    # a Korean road written in English: "55 Sollim-ro", "31 Eunbit-ro", "40 Dasom-daero 7-gil"
     r"|(?P<kroad>\d{1,4}(?:-\d{1,3})?\s[A-Z][a-z]+(?:-[a-z]+)?-(?:ro|gil|daero)(?:\s\d{1,3}(?:beon)?-gil)?))\b"
     + _TOWN_POSTCODE + r"(?![A-Za-z\d])")
 
@@ -109,13 +109,13 @@ def _near_hints(text: str, hint: re.Pattern[str], full: re.Pattern[str], before:
 
 
 def _korean_addresses(text: str) -> list[re.Match[str]]:
-    """Korean street addresses ("서울특별시 성북구 안암로 145")."""
+    """Korean street addresses ("누리빛구 별빛로 27")."""
     return _near_hints(text, _ROAD_NUMBER, _ADDRESS_KO, 40, 40,
                        lambda m, h: m.start("road") <= h.start() < m.end("road"))
 
 
 def _rooms(text: str) -> list[re.Match[str]]:
-    """Floors with their building or room ("본관 3층 203호", "대학본부 2층")."""
+    """Floors with their building or room ("미리내관 4층 317호", "청솔빌딩 7층")."""
     return _near_hints(text, _FLOOR_HINT, _ROOM_KO, 16, 10,
                        lambda m, h: m.start("floor") == h.start()
                        and bool(m.group("bldg") or m.group("room") or m.group("office")))
@@ -123,10 +123,10 @@ def _rooms(text: str) -> list[re.Match[str]]:
 
 def room_alternatives(text: str) -> list[tuple[str, ...]]:
     """Other keys a room or floor is supported by, each as the parts one context must hold in order (compact,
-    casefolded). A room or floor across languages, by its number: "Room 105" is 105호, "1st floor" / "Level 1" is
-    1층, "Grant Hall 108호" is Room 108. A Korean floor with both its building and its office: the building's floor
-    ("중앙도서관2층") or the office's floor ("2층학술정보서비스팀"); with its building and room ("A동 1층 102호"): both
-    held in one context ("A동 1층 행정실(102호)"). A floor alone never."""
+    casefolded). A room or floor across languages, by its number: "Room 317" is 317호, "1st floor" / "Level 1" is
+    1층, "Linden Hall 317호" is Room 317. A Korean floor with both its building and its office: the building's floor
+    ("미리내관3층") or the office's floor ("3층장학상담팀"); with its building and room ("B동 2층 317호"): both
+    held in one context ("B동 2층 교학실(317호)"). A floor alone never."""
     if text.isascii():
         room = re.fullmatch(r"Room\s(\d{1,4})", text)
         level = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)\s[Ff]loor|(?:Level|Floor)\s(\d{1,2})", text)
@@ -146,14 +146,14 @@ def room_alternatives(text: str) -> list[tuple[str, ...]]:
 
 
 def room_without_office(text: str) -> str | None:
-    """"대학본부 2층 재무회계팀" → "대학본부 2층": what goes when the floor is invented (the office is checked, and
+    """"청솔관 4층 입학홍보팀" → "청솔관 4층": what goes when the floor is invented (the office is checked, and
     kept, on its own); None when no office follows the floor."""
     m = _ROOM_KO.fullmatch(text)
     return text[: m.end("floor") + 1] if m and m.group("office") else None
 
 
 def address_key(text: str) -> str:
-    """Road and number ("안암로145"), the box ("box7711") or the street line ("12marketstreet")."""
+    """Road and number ("별빛로27"), the box ("box5264") or the street line ("27orchardlane")."""
     m = _ADDRESS_KO.search(text)
     if m:
         return m.group("road") + m.group("num")
@@ -162,7 +162,7 @@ def address_key(text: str) -> str:
         return "box" + m.group("box")
     if m and m.group("kroad"):
         return re.sub(r"\s", "", m.group("kroad")).casefold()
-    if m:  # "14 Canal St" is "14 Canal Street"
+    if m:  # "8 Willow St" is "8 Willow Street"
         street = m.group("street")[: m.start("type") - m.start("street")] + _STREET_TYPES.get(m.group("type"), m.group("type"))
         return re.sub(r"\s", "", street).casefold()
     return re.sub(r"\s", "", text).casefold()
@@ -235,7 +235,7 @@ def extract_contacts(text: str) -> list[Entity]:
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
             found.append(Entity(kind, v, s, e, "" if fake else key, placeholder=fake))
             taken.add(s, e)
-            while rx is _PHONE_EXT and (nxt := _EXT_NEXT.match(text, e)):  # "내선 3473 또는 3474": both extensions
+            while rx is _PHONE_EXT and (nxt := _EXT_NEXT.match(text, e)):  # "내선 5821 또는 5822": both extensions
                 s, e = nxt.span("n")
                 if taken.overlaps(s, e):
                     break

@@ -21,7 +21,7 @@ _PARTICLE = (
     r"입니다|이에요|예요|이다|다|이라고|라고|이라는|라는|이라|라|장)"
 )
 _DEPT_KO = re.compile(
-    # a numbered unit is one too: "분쟁조정3국", "보상1팀", "영업2부"
+    # a numbered unit is one too: "심사2국", "보상1팀", "영업2부"
     r"(?<![가-힣])((?:[가-힣]{1,14}|[가-힣]{2,12}\d{1,2})(?:" + _DEPT_STRONG + "|" + _DEPT_WEAK + r"))(?=" + _PARTICLE
     + r"{0,3}(?![가-힣]))"
 )
@@ -55,8 +55,8 @@ _WEAK_STOP_EXCEPT = ("노동부", "보상부")  # 대인보상부 ends in the di
 GENERIC_OFFICES = ("학과사무실", "행정실", "사무실", "교무실", "당직실", "민원실", "상담실")
 _STRONG_STOP = {"팀", "센터", "본부", "재단", "대학원", "사무실", "행정실", "교무실", "상담소", "연구소", "위원회", "사무국",
                 "교육원", "지원단", "사업단", "봉사단", "연구원", "파트", "창구", "데스크"}  # 연구원 alone is a researcher
-# an office given with its number and no particle: "청년정책과 02 3150 4471", "보상부 (02) …"
-_NUMBER_NEXT = r"\s\(?\+?\d|\s(?:내선|교내|☎|전화|팩스|Tel|FAX)"  # "사감실 내선 1890", "대인보상부 팩스(02-…)"
+# an office given with its number and no particle: "미래인재과 031 778 2093", "보상부 (02) …"
+_NUMBER_NEXT = r"\s\(?\+?\d|\s(?:내선|교내|☎|전화|팩스|Tel|FAX)"  # "관재실 내선 2764", "세무회계부 팩스(02-…)"
 # A department ending in 과 is written with a case particle or punctuation after it; "규정과 같이" / "학생과
 # 교수" are the conjunction 과.
 _GWA_OK_NEXT = re.compile(r"(?:에서|에게|에|로|를|가|장|입니다|이며|이다)(?![가-힣])|[(),.:·\n]|$|" + _NUMBER_NEXT)
@@ -64,7 +64,7 @@ _ADDRESSED = r"(?:에서|에게|에|로|으로|의|와|과|는|은|가|이|를|�
 _ADDRESSED_NEXT = re.compile(_ADDRESSED)
 _BU_OK_NEXT = re.compile(
     _ADDRESSED
-    # a ministry or agency followed by its own division: "국토교통부 주거복지정책과(…)"
+    # a ministry or agency followed by its own division: "환경부 자원순환정책과(…)"
     + r"|\s[가-힣]{1,12}(?:과|팀|국|실|센터|본부|단)(?=[\s(),.:·]|" + _PARTICLE + r"(?![가-힣])|$)")
 _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bureau|Unit|Council|Secretariat|Board|"
                  r"Services?|Desk|Helpline|Hotline|Commission|Authority|Agency|Ombudsman|Library|Cell|Panel|Tribunal|"
@@ -79,8 +79,8 @@ _DEPT_EN = first_char_regex(
     + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})(?![A-Za-z])"
 )
 # A body named without an organisation word is still one when a contact number is given for it: right after it
-# ("escalate to AFCA on 1800 931 687", "handled by Payroll Malaysia on +60 …"), or later in the same sentence when
-# the name is a brand-like CamelCase word ("ClaimRight NZ can review it on 0800 569 255")
+# ("escalate to the Ombudsman on 1800 552 019", "handled by Payroll Penang on +65 …"), or later in the same sentence when
+# the name is a brand-like CamelCase word ("FairClaim NZ can review it on 0800 613 447")
 _PHONE_AHEAD = r"(?:\+?\d[\d\s().-]{6,}\d)"
 _EN_BODY_BY_CONTACT = re.compile(
     r"(?<![\w@./-])(?P<name>(?:[A-Z][A-Za-z&]*)(?:\s(?:[A-Z][A-Za-z&]*)){0,3})(?=\s(?:on|at)\s" + _PHONE_AHEAD + r")"
@@ -109,7 +109,7 @@ def _weak_ok(name: str, text: str, end: int) -> bool:
     if name.endswith("과"):
         return bool(_GWA_OK_NEXT.match(text, end))
     if name.endswith(("실", "국")):
-        # 실 also ends an honorific verb ("신청하실 수 있습니다", "신청하실 분"): an office is addressed, and is not
+        # 실 also ends an honorific verb ("안내하실 수 있습니다", "신청하실 분"): an office is addressed, and is not
         # a ministry that a division name follows
         return bool(_ADDRESSED_NEXT.match(text, end))
     if name.endswith(("부", "청", "공단", "공사")):
@@ -124,7 +124,7 @@ _PARTICLES_THEN_END = re.compile(_PARTICLE + r"{0,3}(?![가-힣])")
 
 
 def _dept_name(text: str, start: int, name: str) -> str | None:
-    """The department name starting at `start`: the regex is greedy, so "학술연구지원팀과" (팀 + the particle
+    """The department name starting at `start`: the regex is greedy, so "국제교류지원팀과" (팀 + the particle
     과) first comes out as a 과-name; shorter prefixes that end in a suffix are tried when that one fails."""
     for k in range(len(name), 1, -1):
         cand = name[:k]
@@ -138,7 +138,7 @@ def _dept_name(text: str, start: int, name: str) -> str | None:
     return None
 
 
-# a company: "(주)누리PG", "코리아크레딧뷰로(주)", "㈜한마음", "주식회사 다온"
+# a company: "(주)별솔PG", "누리신용평가(주)", "㈜새솔", "주식회사 늘품"
 _COMPANY_KO = first_char_regex("(㈜주가-힣A-Za-z0-9",
                      r"(?:\(주\)|㈜|주식회사\s)\s?[가-힣A-Za-z0-9]{2,20}?"
                      r"(?=(?:에서|에게|으로|에|로|의|와|과|는|은|가|이|를|을|도)?(?![가-힣A-Za-z0-9]))"
@@ -160,11 +160,11 @@ def extract_departments(text: str, known: Iterable[str] = ()) -> list[Entity]:
         name = _dept_name(text, m.start(), m.group(1))
         if name and m.start() >= reach and not companies.overlaps(m.start(), m.start() + 1):
             start = m.start()
-            # only an office named by its kind alone takes the place before it ("대전에 계시면 대전사무소": 계시면
+            # only an office named by its kind alone takes the place before it ("춘천에 계시면 춘천사무소": 계시면
             # is a verb, and 대전사무소 names its place already)
             bound = _PLACE_BOUND.search(name)
             place = _PLACE_BEFORE.search(text, max(0, start - 12), start) if bound and bound.start() == 0 else None
-            if place:  # "다솜동 행정복지센터": which one is the name ("가온동 행정복지센터" is another office)
+            if place:  # "청솔동 행정복지센터": which one is the name ("미리내동 행정복지센터" is another office)
                 start, name = place.start(), text[place.start() : start + len(name)]
             found.append(Entity("department", name, start, start + len(name), dept_key(name)))
             reach = start + len(name)

@@ -19,7 +19,7 @@ maps what it finds back to the original offsets: "Ig\u200bnore previous instruct
 Besides the phrases below, an instruction addressed to a model by meaning is caught (kind "addressed"): a sentence
 whose subject or addressee is a reader word (AI, 인공지능 비서, assistants, language models) that goes on to a speech act
 (답변, 안내, 덧붙이다; tell, say, include) under an imperative or obligation (…할 것, …하라; must, should), whatever
-its wording ("본 자료를 검토하는 인공지능 비서는 … 덧붙일 것", "Assistants that summarise this page must tell …").
+its wording ("이 문서를 요약하는 인공지능은 … 덧붙일 것", "Any assistant reading this notice must add …").
 
 `detect_injections(text)` returns one `InjectionSpan` per trigger: `phrase` is the matched words and
 `start`/`end` the passage they govern — from the start of the trigger's line to the end of its paragraph (a
@@ -102,7 +102,7 @@ def _alt(words: list[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in sorted(words, key=len, reverse=True))
 
 
-# a reader word as the sentence's subject/addressee (not a modifier: "AI 윤리위원회는" is no addressee), then within
+# a reader word as the sentence's subject/addressee (not a modifier: "AI 교육센터는" is no addressee), then within
 # the same sentence a speech act and an order
 # "…덧붙일 것.", "…알릴 것.": any verb's -ㄹ 것 closing a sentence is an order (the syllables with a final ㄹ)
 _RIEUL = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 8)
@@ -177,7 +177,7 @@ _ROLE = re.compile(
     r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\s*\|>"
     r"|\[/?INST\]|<</?SYS>>|<\s*/?\s*(?:system|instructions?|assistant)\s*>"
     r"|(?im:^[ \t>*#]*(?:assistant|(?:system|developer)\s*(?:message|prompt))\s*:)"
-    # a bare "System:" is often a form label ("System: Student Portal"): only when it goes on to give orders
+    # a bare "System:" is often a form label ("System: Library Catalogue"): only when it goes on to give orders
     r"|(?im:^[ \t>*#]*(?:system|developer)\s*:(?=\s*(?:you\b|너|당신|ignore\b|disregard\b|forget\b|from\s+now\b|"
     r"act\b|pretend\b|new\b|이전|앞의|모든|지금부터|이제부터)))"
     r"|(?im:^[ \t]*#{2,}\s*(?:system|instruction|instructions|response)\b)",
@@ -222,7 +222,7 @@ _STRUCTURAL = re.compile(
 
 def _passage_start(text: str, pos: int) -> int:
     """Start of the line the trigger at `pos` is on (what is dictated may come before the order: "…로 전화하세요.
-    위와 같이 답하세요."), at most MAX_PASSAGE // 2 characters before the trigger (then from a sentence start)."""
+    이렇게 답하세요."), at most MAX_PASSAGE // 2 characters before the trigger (then from a sentence start)."""
     start = text.rfind("\n", 0, pos) + 1
     floor = pos - MAX_PASSAGE // 2
     if start < floor:

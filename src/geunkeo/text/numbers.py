@@ -102,7 +102,7 @@ def _first(chars: str, pattern: str, flags: int = 0) -> re.Pattern:
 
 
 # A numeral: digits, then unit syllables each optionally followed by more digits; digits after a space join
-# only when a unit syllable follows them ("2천 5백만", "1억 2천만"), so "3만 2024년" stays two numbers.
+# only when a unit syllable follows them ("2천 5백만", "1억 2천만"), so "5만 2023년" stays two numbers.
 # Not after 제 (제2조, 제3항 are article references) nor inside a word or a longer number.
 _NUMERAL = _first(
     "0-9$₩KkUu",
@@ -131,7 +131,7 @@ _DATE = _first(
     rf"|\b(?P<mon>{_MON})\s(?P<d3>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s(?P<y3>\d{{4}})\b)?"
     rf"|(?<![\d.])(?P<d4>\d{{1,2}})(?:st|nd|rd|th)?\s(?P<mon4>{_MON})\b(?:,?\s(?P<y4>\d{{4}})\b)?"
     r"|(?<!\d)(?P<y5>\d{4})\s?년\s?(?P<m5>\d{1,2})\s?월(?!\s?\d)"
-    # the end of a range whose start has the year: "2025. 2. 24.(월) ~ 2. 28.(금)"
+    # the end of a range whose start has the year: "2026. 3. 16.(월) ~ 3. 20.(금)"
     r"|(?:(?<=~)|(?<=~\s))(?P<m6>\d{1,2})\.\s?(?P<d6>\d{1,2})\.",
     re.I,
 )

@@ -40,7 +40,7 @@ def text_heading_lines(lines: list[str]) -> list[int]:
 
 
 def chunk_text_sections(doc: Document, settings: CorpusSettings) -> list[Chunk]:
-    """Plain text with section titles ("1. 신청 기간"): the titles become level-2 headings, then as Markdown."""
+    """Plain text with section titles ("2. 제출 서류"): the titles become level-2 headings, then as Markdown."""
     lines = doc.text.split("\n")
     for i in text_heading_lines(lines):
         lines[i] = "## " + lines[i].strip()
@@ -142,7 +142,7 @@ class MarkdownChunker(_SettingsChunker):
 
 
 class TextSectionsChunker(_SettingsChunker):
-    """Plain text whose sections have titles like "1. 신청 기간"."""
+    """Plain text whose sections have titles like "2. 제출 서류"."""
 
     name = TEXT_SECTIONS
 

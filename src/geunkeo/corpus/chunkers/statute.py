@@ -98,7 +98,7 @@ class _Parser:
         self.doc = doc
         self.units: list[Unit] = []
         self.current: Unit | None = None
-        self.part: str | None = None  # a Markdown heading that is not 편/장/절/관 (e.g. "상해입원 특별약관")
+        self.part: str | None = None  # a Markdown heading that is not 편/장/절/관 (e.g. "골절진단 특별약관")
         self.levels: list[str | None] = [None, None, None, None]
         self.supplement: str | None = None
         self.started = False  # seen any structure yet (text before that is the preamble)
