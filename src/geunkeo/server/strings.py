@@ -99,6 +99,22 @@ _FLAG_SUFFIX = {"_BELOW_THRESHOLD": {"ko": "기준 미달", "en": "below thresho
                 "_BELOW_TARGET": {"ko": "목표 미달", "en": "below target"},
                 "_ABOVE_TARGET": {"ko": "목표 초과", "en": "above target"}}
 
+# the evaluation's metrics (the part of a flag code after "P0-1_" / "P1_")
+METRICS: dict[str, dict[str, str]] = {
+    "context_recall": {"ko": "검색 재현율", "en": "context recall"},
+    "context_precision": {"ko": "검색 정밀도", "en": "context precision"},
+    "context_entities_recall": {"ko": "핵심어 검색 재현율", "en": "entity recall"},
+    "noise_sensitivity": {"ko": "잡음 민감도", "en": "noise sensitivity"},
+    "response_relevancy": {"ko": "답변 관련성", "en": "answer relevancy"},
+    "faithfulness": {"ko": "문서 충실도", "en": "faithfulness"},
+    "factual_correctness": {"ko": "정답 일치도", "en": "factual correctness"},
+    "citation_coverage": {"ko": "출처 표시율", "en": "citation coverage"},
+    "summary_faithfulness": {"ko": "요약 충실도", "en": "summary faithfulness"},
+    "proviso_preservation": {"ko": "단서 조항 보존", "en": "proviso preservation"},
+    "summarization_score": {"ko": "요약 점수", "en": "summarization score"},
+    "summary_semantic_drift": {"ko": "요약 의미 이탈", "en": "summary drift"},
+}
+
 REVIEW: dict[str, dict[str, str]] = {
     "ko": {
         "queue": "검토 대기열", "reviewed": "검토 완료", "agreement": "자동 판정 일치율", "export": "골든셋 내보내기",
@@ -172,7 +188,8 @@ def flag_text(code: str, lang: str) -> str:
         return FLAG_REASONS[code][lang]
     for suffix, words in _FLAG_SUFFIX.items():
         if code.endswith(suffix):
-            return f"{code[: -len(suffix)].lower().replace('_', ' ')}: {words[lang]}"
+            metric = code[: -len(suffix)].split("_", 1)[-1].lower()  # "P0-1_CONTEXT_RECALL" → context_recall
+            return f"{METRICS.get(metric, {}).get(lang, metric.replace('_', ' '))} {words[lang]}"
     return code.lower().replace("_", " ")
 
 
