@@ -92,10 +92,11 @@ def review_queue(request: Request, run: str, level: str | None = None, reason: s
     chosen = {"level": level, "reason": reason, "qlang": qlang, "task": task, "stratum": stratum,
               "status": status, "due": due}
     lang = page_lang(request)
+    labelled = {f: [(v, flag_text(v, lang) if f == "reason" else v) for v in vs] for f, vs in options.items()}
     rows = [{**it, "question": ((it.get("payload") or {}).get("case") or {}).get("query") or "",
              "reason_words": [flag_text(c, lang) for c in it["reasons"]]} for it in items]
     return render_page(request, "review_queue.html", page="review", run=run, items=rows, stats=stats,
-                       options=options, chosen=chosen, who=current(request))
+                       options=labelled, chosen=chosen, who=current(request))
 
 
 @router.get("/review/{run}/export.jsonl", include_in_schema=False)
