@@ -210,6 +210,8 @@ class ServerSettings(_Section):
     read_auth: bool = False  # True: search/ask need a key with role reader (review writes always need one)
     db_path: str | None = None  # API keys and review decisions; default $GEUNKEO_HOME/server.db
     runs_dir: str | None = None  # evaluation runs shown under /runs and /review
+    # the home page's example questions (3–5); empty: made from the index's own article headings (server/home.py)
+    example_questions: list[str] = Field(default_factory=list)
 
 
 class _EnvSource(EnvSettingsSource):

@@ -38,16 +38,21 @@ def test_decide_reload_and_a_stale_second_decision(live_server, browser, screens
     pa.fill("textarea[name=notes]", "checked against the regulation")
     pa.click("#decide button[type=submit]")
     pa.wait_for_selector("#history li b")
+    assert pa.locator("#saved").is_visible()
     pa.reload()
-    assert "alice" in pa.inner_text("#history") and "agree" in pa.inner_text("#history")
+    assert "alice" in pa.inner_text("#history") and "이 맞다" in pa.inner_text("#history")
     after = pa.inner_text("#agreement")
     assert after != before or after == "100%"
     screenshot(pa, "review-decided")
 
+    assert pa.locator("#saved").is_visible()  # a confirmation, and the next case one click away
     pb.check("input[value=disagree]")
+    pb.fill("textarea[name=notes]", "bob's reading")
     pb.click("#decide button[type=submit]")
     pb.wait_for_selector("#conflict")
-    assert "changed since it was opened" in pb.inner_text("#conflict")
+    assert "다른 검토자가 먼저 저장해" in pb.inner_text("#conflict")
+    assert pb.input_value("textarea[name=notes]") == "bob's reading"  # what bob typed is kept
+    assert pb.is_checked("input[value=disagree]")
     pb.reload()
     history = pb.inner_text("#history")
     assert "alice" in history and "bob" not in history  # refused, not overwritten
@@ -61,3 +66,43 @@ def test_runs_page_lists_the_run_and_opens_its_report(live_server, page):
     page.click(f"text={live_server.run}")
     page.wait_for_load_state()
     assert "Executive" in page.content() or "executive" in page.content()
+
+
+def test_saving_without_a_key_keeps_the_form_and_a_typed_key_saves_it(live_server, browser, screenshot):
+    base = live_server.url
+    ctx = browser.new_context(viewport={"width": 1200, "height": 1600})
+    pg = ctx.new_page()
+    pg.goto(f"{base}/review/{live_server.run}?status=pending")
+    first = pg.locator("#queue a.queue-q").first
+    assert first.inner_text().strip() and not first.inner_text().strip().startswith("q0")  # the question, not an id
+    first.click()
+    pg.check("input[value=partial]")
+    pg.fill("textarea[name=notes]", "only the first half is right")
+    pg.click("#decide button[type=submit]")
+    pg.wait_for_selector("#conflict")
+    assert "검토자 키가 필요합니다" in pg.inner_text("#conflict")
+    assert pg.locator("#conflict a[href^='/login']").count() == 1
+    assert pg.input_value("textarea[name=notes]") == "only the first half is right"
+    assert pg.is_checked("input[value=partial]")
+    screenshot(pg, "review-needs-key")
+    pg.fill("#key", live_server.keys["carol"])  # a reader key cannot save either
+    pg.click("#decide button[type=submit]")
+    pg.wait_for_selector("#conflict")
+    assert "읽기 전용" in pg.inner_text("#conflict")
+    pg.fill("#key", live_server.keys["bob"])
+    pg.click("#decide button[type=submit]")
+    pg.wait_for_selector("#saved")
+    assert "only the first half is right" in pg.inner_text("#history")
+    nxt = pg.locator("#next-case")
+    if nxt.count():
+        here = pg.url.split("?")[0]
+        nxt.click()
+        pg.wait_for_selector("#decide")
+        assert pg.url.split("?")[0] != here
+    ctx.close()
+
+
+def test_a_page_error_is_a_page_with_a_login_link(live_server, page):
+    page.goto(f"{live_server.url}/review/{live_server.run}/export.jsonl")
+    assert page.locator("#error").is_visible()
+    assert page.locator("#login-link").get_attribute("href").startswith("/login?next=")

@@ -34,6 +34,11 @@ from geunkeo.text.patterns import detect_lang
 _MAIN_RETRIEVERS = ("bm25", "dense", "hyde")
 NOT_ANSWERED = "not_answered"  # the reason code of a withheld answer the documents do not contain
 SUPERSEDED_CITED = "superseded_version_cited"
+# every reason code a decision can carry (the text before ": " in a reason); the pages word each one
+# (server/strings.py GATE_REASONS)
+REASON_CODES = ("no_context", "no_answer", "retrieval_low_confidence", NOT_ANSWERED, "verification",
+                "citation_coverage", "instruction_like_context", "unsupported_items", "unverified_numbers",
+                SUPERSEDED_CITED, "regeneration_failed")
 
 
 _WEIGHTS = {"term_coverage": 0.6, "agreement": 0.25, "margin": 0.15}

@@ -30,7 +30,8 @@ from geunkeo.errors import ConfigError, GeunkeoError, QueryError
 from geunkeo.server.answering import Answering
 from geunkeo.server.auth import require_role
 from geunkeo.server.guards import BodyLimit, Metrics, RequestLog, Routes, Shedding, Utf8Query
-from geunkeo.server.views import answer_view, plan_view, render_page
+from geunkeo.server.pages import ask_context, include_pages
+from geunkeo.server.views import render_page
 
 HERE = Path(__file__).parent
 log = logging.getLogger("geunkeo.server")
@@ -174,17 +175,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     @app.get("/", response_class=HTMLResponse, include_in_schema=False, dependencies=reader)
     def ask_page(request: Request, q: str | None = None, k: int = 5):
         """The ask page; with `?q=` the answer is rendered on the server (no JavaScript needed)."""
-        ctx: dict = {"page": "ask", "query": q, "answer": None, "plan": None, "error": None}
-        status = 200
-        if q and q.strip():
-            try:
-                ans = logged(answering.ask(checked(q), max(1, min(k, 20))))
-                ctx["answer"], ctx["plan"] = answer_view(ans), plan_view(ans.public_dict()["trace"])
-            except HTTPException as exc:
-                ctx["error"], status = exc.detail, exc.status_code
-            except GeunkeoError as exc:
-                # a refused question is the page's 422, as the API's; the page still shows what to change
-                ctx["error"], status = str(exc), 422 if isinstance(exc, QueryError) else 200
+        ctx, status = ask_context(request, answering, q, k, checked, logged)
         page = render_page(request, "ask.html", max_chars=max_chars, **ctx)
         page.status_code = status
         return page
@@ -194,11 +185,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         """The API's endpoints and request bodies, read from the OpenAPI schema (no CDN assets)."""
         return render_page(request, "docs.html", page="docs", schema=app.openapi())
 
-    # routers of other pages: review, runs, auth (server/review_routes.py, server/runs_routes.py)
-    for module in ("geunkeo.server.runs_routes", "geunkeo.server.review_routes", "geunkeo.server.auth"):
-        router = _optional_router(module)
-        if router is not None:
-            app.include_router(router)
+    include_pages(app)  # review, runs, login (server/review_routes.py, …), the home page, HTML error pages
 
     # outermost first: every request is logged and counted by its route, oversized bodies and query strings that
     # are not UTF-8 are refused before being read, and admitted routes beyond the in-flight limit are shed
@@ -214,12 +201,3 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
                            allow_methods=["GET", "POST"], allow_headers=["Authorization", "Content-Type"])
     return app
 
-
-def _optional_router(module: str):
-    """The `router` of a page module when that module exists (pages are added one module at a time)."""
-    import importlib
-    import importlib.util
-
-    if importlib.util.find_spec(module) is None:
-        return None
-    return getattr(importlib.import_module(module), "router", None)

@@ -17,11 +17,12 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from pydantic import BaseModel
 
-from geunkeo.errors import ConfigError, ReviewConflict
+from geunkeo.errors import ConfigError, GeunkeoError, ReviewConflict
 from geunkeo.evaluate.review import DECISIONS, ROOT_CAUSES, ReviewQueue
-from geunkeo.server.auth import Principal, current, require_role
+from geunkeo.server.auth import COOKIE, Principal, current, require_role
 from geunkeo.server.runs_routes import run_dir, run_summaries, runs_root
-from geunkeo.server.views import render_page
+from geunkeo.server.strings import decision_text, flag_text
+from geunkeo.server.views import page_lang, render_page
 
 router = APIRouter()
 _SEVERITY = {"CRITICAL": 0, "WARNING": 1, "PASSED": 2}
@@ -90,8 +91,12 @@ def review_queue(request: Request, run: str, level: str | None = None, reason: s
                "stratum": sorted({i["stratum"] for i in all_items if i["stratum"]})}
     chosen = {"level": level, "reason": reason, "qlang": qlang, "task": task, "stratum": stratum,
               "status": status, "due": due}
-    return render_page(request, "review_queue.html", page="review", run=run, items=items, stats=stats, options=options,
-                 chosen=chosen, who=current(request))
+    lang = page_lang(request)
+    labelled = {f: [(v, flag_text(v, lang) if f == "reason" else v) for v in vs] for f, vs in options.items()}
+    rows = [{**it, "question": ((it.get("payload") or {}).get("case") or {}).get("query") or "",
+             "reason_words": [flag_text(c, lang) for c in it["reasons"]]} for it in items]
+    return render_page(request, "review_queue.html", page="review", run=run, items=rows, stats=stats,
+                       options=labelled, chosen=chosen, who=current(request))
 
 
 @router.get("/review/{run}/export.jsonl", include_in_schema=False)
@@ -104,17 +109,54 @@ def review_export(request: Request, run: str, who: Principal = Depends(require_r
 
 
 @router.get("/review/{run}/{query_id}", response_class=HTMLResponse, include_in_schema=False)
-def review_case(request: Request, run: str, query_id: str, conflict: str | None = None,
+def review_case(request: Request, run: str, query_id: str, saved: int = 0,
                 who: Principal = Depends(require_role("reader"))):
+    return _case_page(request, run, query_id, saved=bool(saved))
+
+
+def _case_page(request: Request, run: str, query_id: str, *, status: int = 200, problem: str | None = None,
+               form: dict[str, Any] | None = None, saved: bool = False):
+    """The case page; after a refused save (`problem` = unauthorized / forbidden / conflict) the form shows what
+    was typed, and after a save a confirmation and the next pending case."""
     with _queue(request, run) as q:
         try:
             item, history = q.get(query_id), q.history(query_id)
         except ConfigError as exc:
             raise HTTPException(404, str(exc)) from exc
-        stats = q.stats()
+        stats, following = q.stats(), next_case(q, query_id)
     record = _case_record(run_dir(request, run), query_id)
-    return render_page(request, "review_case.html", page="review", run=run, item=item, history=history, record=record,
-                 stats=stats, decisions=DECISIONS, root_causes=ROOT_CAUSES, who=current(request), conflict=conflict)
+    lang = page_lang(request)
+    flag = item["flag_level"]
+    page = render_page(request, "review_case.html", page="review", run=run, item=item, history=history,
+                       record=record, stats=stats, who=current(request), problem=problem, saved=saved,
+                       next_case=following, form=form or {"decision": item["review_decision"]},
+                       chunks=chunk_texts(request, record), reasons=[flag_text(c, lang) for c in item["reasons"]],
+                       decisions={d: decision_text(d, flag, lang) for d in DECISIONS}, root_causes=ROOT_CAUSES)
+    page.status_code = status
+    return page
+
+
+def next_case(q: ReviewQueue, query_id: str) -> str | None:
+    """The pending case to review after `query_id`, in the queue's order (wrapping round), or None."""
+    ids = [it["query_id"] for it in queue_items(q, status="pending")]
+    if query_id in ids:
+        at = ids.index(query_id)
+        ids = ids[at + 1:] + ids[:at]
+    return ids[0] if ids else None
+
+
+def chunk_texts(request: Request, record: dict[str, Any] | None) -> dict[str, str]:
+    """The text of every chunk the case's claims cite as support, read from the served index (a chunk the index
+    does not hold is shown by its id only)."""
+    ids = {s["chunk_id"] if isinstance(s, dict) else s for c in (record or {}).get("response", {}).get("claims", [])
+           for s in (c.get("evaluation", {}).get("faithfulness", {}).get("supporting_chunks") or [])}
+    texts = {}
+    for cid in sorted(ids):
+        try:
+            texts[cid] = request.app.state.index.store.get(cid).text
+        except (GeunkeoError, KeyError):
+            continue
+    return texts
 
 
 def _decide(request: Request, run: str, query_id: str, who: Principal, decision: str, based_on: int | None,
@@ -130,22 +172,39 @@ def _decide(request: Request, run: str, query_id: str, who: Principal, decision:
             raise HTTPException(422, str(exc)) from exc
 
 
+def _form_reviewer(request: Request, key: str) -> tuple[Principal | None, str | None]:
+    """(the reviewer saving, None) from the login or a key typed into the form; else (None, the problem)."""
+    typed = request.app.state.keys.verify(key) if key else None
+    who = typed or current(request)
+    if who is None:
+        return None, "unauthorized"
+    return (who, None) if who.can("reviewer") else (None, "forbidden")
+
+
 @router.post("/review/{run}/{query_id}", include_in_schema=False)
-def review_decide_form(request: Request, run: str, query_id: str, decision: str = Form(...),
+def review_decide_form(request: Request, run: str, query_id: str, decision: str = Form(""),
                        based_on: int = Form(...), root_cause: str = Form(""), corrected_answer: str = Form(""),
-                       gt_update_needed: str = Form(""), notes: str = Form(""),
-                       who: Principal = Depends(require_role("reviewer"))):
+                       gt_update_needed: str = Form(""), notes: str = Form(""), key: str = Form("")):
+    """Save a decision from the page. Refused (no reviewer key, or the case changed) the page comes back with
+    what was typed and a field for the key; saved, it shows a confirmation and the next case."""
+    form = {"decision": decision, "root_cause": root_cause, "corrected_answer": corrected_answer,
+            "gt_update_needed": gt_update_needed == "on", "notes": notes}
+    who, problem = _form_reviewer(request, key)
+    if who is None:
+        return _case_page(request, run, query_id, status=401 if problem == "unauthorized" else 403,
+                          problem=problem, form=form)
     try:
         _decide(request, run, query_id, who, decision, based_on, root_cause, corrected_answer,
                 gt_update_needed == "on", notes)
     except HTTPException as exc:
-        if exc.status_code != 409:
+        if exc.status_code not in (409, 422):
             raise
-        page = review_case(request, run, query_id, conflict=exc.detail, who=who)
-        page.status_code = 409
-        return page
-    return RedirectResponse(f"/review/{run}/{query_id}?lang={request.query_params.get('lang', 'ko')}",
-                            status_code=303)
+        return _case_page(request, run, query_id, status=exc.status_code,
+                          problem="conflict" if exc.status_code == 409 else str(exc.detail), form=form)
+    resp = RedirectResponse(f"/review/{run}/{query_id}?saved=1&lang={page_lang(request)}", status_code=303)
+    if key and request.app.state.keys.verify(key):
+        resp.set_cookie(COOKIE, key.strip(), httponly=True, samesite="strict", max_age=12 * 3600)
+    return resp
 
 
 class Decision(BaseModel):

@@ -1,10 +1,10 @@
 """What the pages show, computed from an `Answer`: plain dicts for the templates, no logic of the answer's own.
 
-- the gate's state in words (answered / answered with a warning / withheld) and its reasons;
-- each cited block with the cited chunk's text, split into pieces so the template can highlight the sentences
-  the answer rests on (the quoted sentence itself for an extractive answer, else the verifier's evidence);
-- the query pipeline's decisions ("how this was found").
-UI strings in Korean and English live in `UI`.
+- the gate's state as a badge in the page's language, and its reasons as plain sentences (server/strings.py);
+- the fact line first, at most three supporting items, the rest behind "more";
+- each source with the cited chunk's text, split into pieces so the template can highlight the sentences or list
+  items the answer rests on (the quoted sentence itself for an extractive answer, else the verifier's evidence);
+- "how this was found" in plain words (`found_view`), and the raw pipeline decisions for developers (`plan_view`).
 """
 
 from __future__ import annotations
@@ -12,39 +12,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from geunkeo.answer.base import Answer
-
-UI: dict[str, dict[str, str]] = {
-    "ko": {
-        "title": "근거 — 규정·공지 질의응답", "ask": "질문하기", "placeholder": "예: 휴학은 최대 몇 학기까지 할 수 있나요?",
-        "answered": "답변", "warn": "주의가 필요한 답변", "withheld": "답변 보류",
-        "withheld_help": "문서에서 답을 확인하지 못해 답변을 보류했습니다. 아래 문서를 참고하거나 담당 부서에 문의하세요.",
-        "sources": "근거 문서", "how": "이렇게 찾았습니다", "rewritten": "정규화된 질문", "formality": "문체",
-        "weights": "검색 가중치 (BM25 / 의미)", "terms": "검색어", "decisions": "처리 과정", "reasons": "사유",
-        "fallback": "LLM 대신 추출식 답변을 제공했습니다", "no_query": "질문을 입력하세요.", "lang_other": "English",
-        "nav_ask": "질문", "nav_review": "검토", "nav_runs": "평가 실행", "api": "API 문서", "error": "오류",
-        "supporting": "답변이 인용한 문장은 노란색으로 표시됩니다.", "draft": "보류된 초안", "cited": "인용",
-    },
-    "en": {
-        "title": "geunkeo — grounded answers from regulations and notices", "ask": "Ask",
-        "placeholder": "e.g. How many semesters of leave are allowed?", "answered": "Answered",
-        "warn": "Answered with a warning", "withheld": "Withheld",
-        "withheld_help": "The documents do not state an answer, so none is given. See the documents below or "
-                         "contact the office in charge.",
-        "sources": "Sources", "how": "How this was found", "rewritten": "Normalised question", "formality": "Style",
-        "weights": "Fusion weights (BM25 / dense)", "terms": "Search terms", "decisions": "Decisions",
-        "reasons": "Why", "fallback": "Served the extractive answer instead of the LLM's",
-        "no_query": "Type a question.", "lang_other": "한국어", "nav_ask": "Ask", "nav_review": "Review",
-        "nav_runs": "Runs", "api": "API docs", "error": "Error",
-        "supporting": "Sentences the answer quotes are highlighted.", "draft": "Withheld draft", "cited": "cited",
-    },
-}
+from geunkeo.answer.base import Answer, AnswerSentence
+from geunkeo.server.strings import REVIEW, UI, lang_of, reason_text
 
 _STATE = {"answer": "answered", "warn": "warn", "regenerate": "warn", "escalate": "withheld"}
+SUPPORTING_SHOWN = 3  # supporting items shown under the fact line; the rest behind "more" (shared/answers.md §5)
+_MARKER = re.compile(r"^\s*(?:[①-⑳]|[-•·]|\d+[.)])\s*")
+_ITEMS = re.compile(r"\s*[:;]\s*\(\d+\)\s*|\s*;\s*(?=\(\d+\))")  # "…한다: (1) …; (2) …" an answer joined
 
 
 def ui(lang: str | None) -> dict[str, str]:
-    return UI["en" if lang == "en" else "ko"]
+    return UI[lang_of(lang)]
+
+
+def page_lang(request) -> str:
+    return lang_of(request.query_params.get("lang"))
 
 
 def render_page(request, name: str, **ctx):
@@ -52,29 +34,37 @@ def render_page(request, name: str, **ctx):
     the language toggle's link, which keeps the page's other query parameters (a filtered queue stays filtered)."""
     from urllib.parse import urlencode
 
-    lang = "en" if request.query_params.get("lang") == "en" else "ko"
+    lang = page_lang(request)
     params = {k: v for k, v in request.query_params.items() if k != "lang"}
     other = urlencode({**params, "lang": "ko" if lang == "en" else "en"})
     return request.app.state.templates.TemplateResponse(request, name, {
-        "lang": lang, "t": ui(lang), "other_lang_query": other, **ctx})
+        "lang": lang, "t": ui(lang), "r": REVIEW[lang], "other_lang_query": other, **ctx})
 
 
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
+def _find(text: str, quote: str) -> tuple[int, int] | None:
+    q = _MARKER.sub("", _norm(quote).strip("“”\" ")).rstrip(".")
+    if len(q) < 6:
+        return None
+    m = re.search(r"\s+".join(map(re.escape, q.split())), text)
+    return m.span() if m else None
+
+
+def quote_spans(text: str, quote: str) -> list[tuple[int, int]]:
+    """Where `quote` stands in `text`: the whole quote, else each part of a quote that joined a paragraph and its
+    items ("…한다: (1) …; (2) …"), so the sentence and every list item it rests on are marked."""
+    whole = _find(text, quote)
+    if whole:
+        return [whole]
+    return [span for part in _ITEMS.split(quote) if (span := _find(text, part))]
+
+
 def highlighted(text: str, quotes: list[str]) -> list[tuple[str, bool]]:
     """`text` as (piece, highlighted) pairs, the `quotes` found in it (whitespace-insensitive) highlighted."""
-    spans: list[tuple[int, int]] = []
-    for q in quotes:
-        q = _norm(q).strip("“”\" ").rstrip(".")
-        if len(q) < 6:
-            continue
-        pattern = r"\s+".join(map(re.escape, q.split()))
-        m = re.search(pattern, text)
-        if m:
-            spans.append(m.span())
-    spans.sort()
+    spans = sorted(span for q in quotes for span in quote_spans(text, q))
     out: list[tuple[str, bool]] = []
     pos = 0
     for start, end in spans:
@@ -89,36 +79,89 @@ def highlighted(text: str, quotes: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def answer_view(ans: Answer) -> dict[str, Any]:
-    """The ask page's view of one answer."""
-    gate = ans.gate
-    state = _STATE.get(gate.action, "answered") if gate else "answered"
+def _quotes(ans: Answer) -> dict[int, list[str]]:
+    """Context n → the sentences (and the verifier's evidence) the answer cites it for."""
     quotes: dict[int, list[str]] = {}
     for s in ans.sentences:
         for c in s.citations:
-            quotes.setdefault(c.n, []).append(re.sub(r"^[①-⑳]\s*", "", s.text))
+            quotes.setdefault(c.n, []).append(s.text)
     if ans.verification:
         for chk in ans.verification.sentences:
             for s in ans.sentences:
                 if s.text == chk.text and chk.evidence:
                     for c in s.citations:
                         quotes.setdefault(c.n, []).append(chk.evidence)
-    sources = []
+    return quotes
+
+
+def _item(s: AnswerSentence) -> dict[str, Any]:
+    """One answer sentence for the page: without its source's paragraph mark (①), a joined list split back."""
+    head, *items = _ITEMS.split(_MARKER.sub("", s.text))
+    return {"text": head, "parts": items, "cites": [c.n for c in s.citations], "generic": s.generic}
+
+
+def _sources(ans: Answer, quotes: dict[int, list[str]]) -> list[dict[str, Any]]:
+    out = []
     for n, h in enumerate(ans.contexts, 1):
         chunk = h.chunk
-        sources.append({"n": n, "chunk_id": chunk.chunk_id, "title": chunk.title, "location": chunk.location,
-                        "cited": n in quotes, "pieces": highlighted(chunk.text, quotes.get(n, [])),
-                        "version": chunk.metadata.get("version"),
-                        "version_status": chunk.metadata.get("version_status")})
+        out.append({"n": n, "chunk_id": chunk.chunk_id, "title": chunk.title, "location": chunk.location,
+                    "cited": n in quotes, "pieces": highlighted(chunk.text, quotes.get(n, [])),
+                    "version": chunk.metadata.get("version"),
+                    "version_status": chunk.metadata.get("version_status")})
+    return out
+
+
+def answer_view(ans: Answer, lang: str = "ko") -> dict[str, Any]:
+    """The ask page's view of one answer, its words in the page's language `lang`."""
+    gate = ans.gate
+    state = _STATE.get(gate.action, "answered") if gate else "answered"
+    quotes = _quotes(ans)
+    content = [_item(s) for s in ans.sentences if not s.generic]
+    reasons = list(gate.reasons) if gate else []
     return {
-        "state": state, "action": gate.action if gate else "answer", "reasons": list(gate.reasons) if gate else [],
+        "state": state, "action": gate.action if gate else "answer",
+        "reasons": list(dict.fromkeys(reason_text(r, lang) for r in reasons)), "raw_reasons": reasons,
+        "fact": content[0] if content else None, "supporting": content[1:1 + SUPPORTING_SHOWN],
+        "more": content[1 + SUPPORTING_SHOWN:], "notes": [_item(s) for s in ans.sentences if s.generic],
         "sentences": [{"text": s.text, "cites": [c.n for c in s.citations], "generic": s.generic}
                       for s in ans.sentences],
-        "text": ans.text, "sources": sources, "answerer": ans.answerer, "fallback": ans.fallback,
+        "text": ans.text, "sources": _sources(ans, quotes), "answerer": ans.answerer, "fallback": ans.fallback,
         # an LLM's withheld draft is its own words, which the checks rejected: server log only (answer/public.py)
         "draft": ans.draft if state == "withheld" and ans.answerer != "llm" and not ans.fallback else None,
-        "lang": ans.lang,
+        "lang": ans.lang, "any_cited": bool(quotes),
         "first_cited": min(quotes) if quotes else None,
+    }
+
+
+def _stage(trace: dict[str, Any], name: str) -> dict[str, Any]:
+    return next((d for d in trace.get("decisions", []) if d.get("stage") == name), {})
+
+
+def _added_words(trace: dict[str, Any]) -> list[str]:
+    """Words searched besides the asker's own that a reader can recognise (synonyms, glossary translations), not
+    the stems the index matches on ("leav")."""
+    words: list[str] = []
+    for stage in ("query.synonyms", "query.vocabulary"):
+        terms = _stage(trace, stage).get("terms") or {}
+        for term, source in (terms.items() if isinstance(terms, dict) else []):
+            target = str(source).split("→", 1)[1] if "→" in str(source) else term
+            words.append(target.strip())
+    return list(dict.fromkeys(w for w in words if w))[:8]
+
+
+def found_view(ans: Answer, lang: str, total_docs: int) -> dict[str, Any]:
+    """"How this was found" in plain words: the documents searched, the passages kept and where they came from,
+    whether the question was reworded, the words added, and how the answer was written."""
+    t = UI[lang_of(lang)]
+    trace = ans.public_dict()["trace"]
+    rewritten = _stage(trace, "query.transform").get("rewritten")
+    titles = list(dict.fromkeys(h.chunk.title for h in ans.contexts))
+    added = _added_words(trace)
+    return {
+        "docs": t["how_docs"].format(total=total_docs, k=len(ans.contexts)), "titles": titles,
+        "query": t["how_rewritten"].format(q=rewritten) if rewritten and rewritten != ans.query else t["how_kept"],
+        "added": t["how_added"].format(terms=", ".join(added)) if added else None,
+        "answerer": t["how_llm"] if ans.answerer == "llm" and not ans.fallback else t["how_extractive"],
     }
 
 
@@ -130,7 +173,7 @@ def _detail(d: dict[str, Any]) -> str:
 
 
 def plan_view(trace: dict[str, Any]) -> dict[str, Any]:
-    """"How this was found", read off the trace: the rewrite, the style, the fusion weights, every decision."""
+    """The raw trace for the developer toggle: the rewrite, the style, the fusion weights, every decision."""
     by_stage = {d.get("stage"): d for d in trace.get("decisions", [])}
     fusion = (by_stage.get("retrieve.fusion") or {}).get("weights") or {}
     return {

@@ -1,0 +1,198 @@
+"""Every word the pages show, in Korean and English, as data: one page speaks one language (`?lang=`).
+
+- `UI`: labels of the pages (ask, home, review, errors);
+- `GATE_REASONS`: each serving-gate reason code (answer/gate.py `REASON_CODES`) as a plain sentence;
+- `FLAG_REASONS`: the evaluation's flag codes (evaluate/gates.py) as short phrases for the review queue;
+- `DECISIONS`: what a reviewer's agree / disagree / partial says it agrees with.
+A reason code missing here falls back to a general sentence (`reason_text`); tests/server check that none is.
+"""
+
+from __future__ import annotations
+
+LANGS = ("ko", "en")
+
+UI: dict[str, dict[str, str]] = {
+    "ko": {
+        "title": "근거 — 규정·공지 질의응답", "ask": "질문하기", "placeholder": "예: 휴학은 최대 몇 학기까지 할 수 있나요?",
+        "answered": "확인된 답변", "warn": "주의가 필요한 답변", "withheld": "문서에서 확인되지 않아 답변을 보류합니다",
+        "withheld_help": "아래 문서를 참고하거나 담당 부서에 문의하세요.",
+        "sources": "근거 문서", "other_sources": "함께 검색된 문서", "more": "더 보기", "reasons": "이유",
+        "fallback": "시간 안에 AI 답변을 받지 못해 문서 문장을 그대로 보여 드립니다",
+        "no_query": "질문을 입력하세요.", "lang_other": "English",
+        "nav_ask": "질문", "nav_review": "검토", "nav_runs": "평가 결과", "api": "API 문서", "error": "오류",
+        "supporting": "답변이 인용한 문장은 노란색으로 표시됩니다.", "draft": "보류된 초안", "cited": "인용",
+        "superseded": "이전 버전", "not_yet_in_force": "시행 전",
+        "how": "이렇게 찾았습니다", "how_docs": "{total}개 문서를 검색해 가장 가까운 구절 {k}개를 찾았습니다. 출처:",
+        "how_rewritten": "질문을 검색하기 좋게 바꿔 찾았습니다: “{q}”", "how_kept": "질문을 그대로 검색했습니다.",
+        "how_added": "함께 찾은 말: {terms}", "how_extractive": "답변은 문서의 문장을 그대로 옮긴 것입니다.",
+        "how_llm": "답변은 AI가 쓰고, 문장마다 인용한 문서와 대조해 확인했습니다.",
+        "dev": "개발자용 세부 정보", "dev_reasons": "점검 결과 (원문)", "decisions": "처리 과정",
+        "home_docs": "이 서비스가 답하는 문서", "home_docs_count": "문서 {docs}개 · 구절 {chunks}개",
+        "home_examples": "이런 질문을 해 보세요", "chunks_n": "구절 {n}개", "versions_n": "버전 {n}개",
+        "kind_regulation": "규정", "kind_notice": "공지", "kind_policy": "약관", "kind_other": "기타 문서",
+        "login": "로그인", "login_needed": "이 작업에는 검토자 키가 필요합니다.", "forbidden": "권한이 없습니다.",
+        "not_found": "찾는 페이지가 없습니다.", "back_home": "처음으로",
+    },
+    "en": {
+        "title": "geunkeo — grounded answers from regulations and notices", "ask": "Ask",
+        "placeholder": "e.g. How many semesters of leave are allowed?",
+        "answered": "Checked answer", "warn": "Answer that needs care",
+        "withheld": "Not found in the documents, so no answer is given",
+        "withheld_help": "See the documents below or contact the office in charge.",
+        "sources": "Sources", "other_sources": "Also searched", "more": "More", "reasons": "Why",
+        "fallback": "The AI answer did not arrive in time, so the documents' own sentences are shown",
+        "no_query": "Type a question.", "lang_other": "한국어",
+        "nav_ask": "Ask", "nav_review": "Review", "nav_runs": "Evaluation", "api": "API docs", "error": "Error",
+        "supporting": "Sentences the answer quotes are highlighted.", "draft": "Withheld draft", "cited": "cited",
+        "superseded": "older version", "not_yet_in_force": "not yet in force",
+        "how": "How this was found", "how_docs": "Searched {total} documents; the {k} closest passages came from:",
+        "how_rewritten": "The question was reworded for searching: “{q}”",
+        "how_kept": "The question was searched as written.", "how_added": "Also searched for: {terms}",
+        "how_extractive": "The answer repeats the documents' own sentences.",
+        "how_llm": "An AI wrote the answer; each sentence was checked against the passage it cites.",
+        "dev": "Developer details", "dev_reasons": "Checks (raw)", "decisions": "Pipeline decisions",
+        "home_docs": "Documents this service answers from", "home_docs_count": "{docs} documents · {chunks} passages",
+        "home_examples": "Try a question", "chunks_n": "{n} passages", "versions_n": "{n} versions",
+        "kind_regulation": "Regulations", "kind_notice": "Notices", "kind_policy": "Policy terms",
+        "kind_other": "Other documents",
+        "login": "Log in", "login_needed": "This needs a reviewer key.", "forbidden": "You do not have permission.",
+        "not_found": "That page does not exist.", "back_home": "Home",
+    },
+}
+
+# the serving gate's reason codes (the text before ": " in `GateDecision.reasons`), in plain words
+GATE_REASONS: dict[str, dict[str, str]] = {
+    "no_context": {"ko": "관련된 문서를 찾지 못했습니다.", "en": "No related document was found."},
+    "no_answer": {"ko": "문서에서 답이 되는 문장을 찾지 못했습니다.",
+                  "en": "No sentence in the documents answers the question."},
+    "retrieval_low_confidence": {"ko": "찾은 문서가 질문과 잘 맞는지 확신할 수 없습니다.",
+                                 "en": "The documents found may not be about this question."},
+    "not_answered": {"ko": "찾은 문서에 질문한 내용이 나와 있지 않습니다.",
+                     "en": "The documents found do not state what was asked."},
+    "verification": {"ko": "답변의 문장을 인용한 문서에서 충분히 확인하지 못했습니다.",
+                     "en": "Too few of the answer's sentences could be confirmed in the passages they cite."},
+    "citation_coverage": {"ko": "출처가 표시되지 않은 문장이 있습니다.", "en": "Some sentences do not name a source."},
+    "instruction_like_context": {"ko": "문서 안의 지시문처럼 보이는 문장을 근거로 삼았습니다.",
+                                 "en": "The answer drew on a passage that reads like an instruction."},
+    "unsupported_items": {"ko": "문서에 없는 연락처나 부서 등을 답변에서 지웠습니다.",
+                          "en": "Contacts or offices not in the documents were removed from the answer."},
+    "unverified_numbers": {"ko": "문서에서 확인되지 않는 숫자나 날짜가 있습니다.",
+                           "en": "Some numbers or dates could not be found in the documents."},
+    "superseded_version_cited": {"ko": "현재 시행 중이 아닌 이전 버전의 규정을 인용했습니다.",
+                                 "en": "The answer cites an older version of a rule that is no longer in force."},
+    "regeneration_failed": {"ko": "답변을 다시 쓰려 했지만 나아지지 않았습니다.",
+                            "en": "Rewriting the answer did not fix the problem."},
+}
+_GATE_OTHER = {"ko": "자동 점검에서 확인이 필요한 점이 발견되었습니다.", "en": "An automatic check found something to confirm."}
+
+# the evaluation's flag codes (evaluate/gates.py): metric codes end in _BELOW_THRESHOLD, _NOT_COMPUTABLE, …
+FLAG_REASONS: dict[str, dict[str, str]] = {
+    "HALLUCINATED_CLAIM_DETECTED": {"ko": "문서에 없는 내용", "en": "claim not in the documents"},
+    "SUPERSEDED_VERSION_CITED": {"ko": "이전 버전 인용", "en": "older version cited"},
+    "DISAGREEMENT_DOC_VERSION_SUSPECTED": {"ko": "문서 버전 의심", "en": "document version suspected"},
+    "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED": {"ko": "문서 밖 지식 의심", "en": "outside knowledge suspected"},
+    "DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED": {"ko": "불완전한 답 의심", "en": "incomplete answer suspected"},
+    "DISAGREEMENT_RETRIEVAL_MISS_SUSPECTED": {"ko": "검색 누락 의심", "en": "retrieval miss suspected"},
+}
+_FLAG_SUFFIX = {"_BELOW_THRESHOLD": {"ko": "기준 미달", "en": "below threshold"},
+                "_NOT_COMPUTABLE": {"ko": "계산 불가", "en": "not computable"},
+                "_BELOW_TARGET": {"ko": "목표 미달", "en": "below target"},
+                "_ABOVE_TARGET": {"ko": "목표 초과", "en": "above target"}}
+
+# the evaluation's metrics (the part of a flag code after "P0-1_" / "P1_")
+METRICS: dict[str, dict[str, str]] = {
+    "context_recall": {"ko": "검색 재현율", "en": "context recall"},
+    "context_precision": {"ko": "검색 정밀도", "en": "context precision"},
+    "context_entities_recall": {"ko": "핵심어 검색 재현율", "en": "entity recall"},
+    "noise_sensitivity": {"ko": "잡음 민감도", "en": "noise sensitivity"},
+    "response_relevancy": {"ko": "답변 관련성", "en": "answer relevancy"},
+    "faithfulness": {"ko": "문서 충실도", "en": "faithfulness"},
+    "factual_correctness": {"ko": "정답 일치도", "en": "factual correctness"},
+    "citation_coverage": {"ko": "출처 표시율", "en": "citation coverage"},
+    "summary_faithfulness": {"ko": "요약 충실도", "en": "summary faithfulness"},
+    "proviso_preservation": {"ko": "단서 조항 보존", "en": "proviso preservation"},
+    "summarization_score": {"ko": "요약 점수", "en": "summarization score"},
+    "summary_semantic_drift": {"ko": "요약 의미 이탈", "en": "summary drift"},
+}
+
+REVIEW: dict[str, dict[str, str]] = {
+    "ko": {
+        "queue": "검토 대기열", "reviewed": "검토 완료", "agreement": "자동 판정 일치율", "export": "골든셋 내보내기",
+        "report": "평가 보고서", "filter": "거르기", "all": "전체", "pending": "검토 전", "done": "검토 완료",
+        "due_by": "기한", "question": "질문", "answer": "답변", "reference": "정답(참조)", "flag": "자동 판정",
+        "reasons": "이유", "lang": "언어", "stratum": "층", "queue_type": "대기열", "due": "기한",
+        "decision": "결정", "none": "없음", "claims": "답변의 주장", "claim": "주장", "faithful": "문서로 뒷받침",
+        "vs_reference": "정답과 비교", "supporting": "뒷받침하는 구절", "metrics": "지표", "metric": "지표",
+        "value": "값", "method": "계산 방법", "yes": "예", "no": "아니요", "root_cause": "원인",
+        "gt_update": "정답 데이터 수정 필요", "corrected": "고친 답변", "notes": "메모", "save": "결정 저장",
+        "login_to_save": "저장하려면 검토자 키로 로그인하세요.", "key": "검토자 키", "history": "결정 이력",
+        "saved": "저장했습니다.", "next_case": "다음 사례", "no_next": "검토할 사례가 더 없습니다.",
+        "back_queue": "대기열로", "logout": "로그아웃", "conflict": "다른 검토자가 먼저 저장해 사례가 바뀌었습니다. "
+        "아래 이력을 확인하고 다시 저장하세요. 입력한 내용은 그대로 있습니다.",
+        "unauthorized": "저장하지 못했습니다: 검토자 키가 필요합니다. 키를 입력하고 다시 저장하세요. 입력한 내용은 그대로 있습니다.",
+        "forbidden": "저장하지 못했습니다: 이 키는 읽기 전용입니다. 검토자 키를 입력하세요.",
+        "shortcuts": "단축키 a / d / p, Ctrl+Enter", "task": "과제", "level": "판정", "qlang": "언어",
+        "reason": "이유", "status": "상태", "runs": "평가 실행",
+        "root_retrieval": "검색", "root_generation": "답변 생성", "root_gt": "정답 데이터", "root_doc_version": "문서 버전",
+    },
+    "en": {
+        "queue": "Review queue", "reviewed": "reviewed", "agreement": "agreement with the automatic flag",
+        "export": "golden-set export", "report": "evaluation report", "filter": "Filter", "all": "all",
+        "pending": "pending", "done": "reviewed", "due_by": "due by", "question": "Question", "answer": "Answer",
+        "reference": "Reference answer", "flag": "Automatic flag", "reasons": "reasons", "lang": "language",
+        "stratum": "stratum", "queue_type": "queue", "due": "due", "decision": "Decision", "none": "none",
+        "claims": "The answer's claims", "claim": "claim", "faithful": "supported by the documents",
+        "vs_reference": "vs reference", "supporting": "supporting passages", "metrics": "Metrics",
+        "metric": "metric", "value": "value", "method": "method", "yes": "yes", "no": "no",
+        "root_cause": "root cause", "gt_update": "the reference answer needs an update",
+        "corrected": "corrected answer", "notes": "notes", "save": "Save decision",
+        "login_to_save": "Log in with a reviewer key to save.", "key": "Reviewer key", "history": "History",
+        "saved": "Saved.", "next_case": "Next case", "no_next": "No more cases to review.",
+        "back_queue": "Back to the queue", "logout": "log out",
+        "conflict": "Another reviewer saved first, so the case changed since it was opened. Check the history below "
+                    "and save again; what you typed is kept.",
+        "unauthorized": "Not saved: this needs a reviewer key. Enter it and save again; what you typed is kept.",
+        "forbidden": "Not saved: this key can only read. Enter a reviewer key.",
+        "shortcuts": "keys a / d / p, Ctrl+Enter", "task": "task", "level": "flag", "qlang": "language",
+        "reason": "reason", "status": "status", "runs": "Evaluation runs",
+        "root_retrieval": "retrieval", "root_generation": "answer generation", "root_gt": "reference data",
+        "root_doc_version": "document version",
+    },
+}
+
+# a decision says what the reviewer agrees with: the automatic flag ({flag} = CRITICAL, WARNING, PASSED)
+DECISIONS: dict[str, dict[str, str]] = {
+    "agree": {"ko": "자동 판정({flag})이 맞다", "en": "The automatic flag ({flag}) is right"},
+    "disagree": {"ko": "자동 판정({flag})이 틀렸다", "en": "The automatic flag ({flag}) is wrong"},
+    "partial": {"ko": "자동 판정({flag})이 일부만 맞다", "en": "The automatic flag ({flag}) is partly right"},
+}
+
+
+def lang_of(value: str | None) -> str:
+    return "en" if value == "en" else "ko"
+
+
+def reason_code(reason: str) -> str:
+    return reason.split(":", 1)[0].strip()
+
+
+def reason_text(reason: str, lang: str) -> str:
+    """A gate reason ("not_answered: the top documents do not mention …") as a plain sentence in `lang`."""
+    return GATE_REASONS.get(reason_code(reason), _GATE_OTHER)[lang_of(lang)]
+
+
+def flag_text(code: str, lang: str) -> str:
+    """An evaluation flag code as a short phrase in `lang` (metric codes: the metric's name and what failed)."""
+    lang = lang_of(lang)
+    if code in FLAG_REASONS:
+        return FLAG_REASONS[code][lang]
+    for suffix, words in _FLAG_SUFFIX.items():
+        if code.endswith(suffix):
+            metric = code[: -len(suffix)].split("_", 1)[-1].lower()  # "P0-1_CONTEXT_RECALL" → context_recall
+            return f"{METRICS.get(metric, {}).get(lang, metric.replace('_', ' '))} {words[lang]}"
+    return code.lower().replace("_", " ")
+
+
+def decision_text(decision: str, flag: str, lang: str) -> str:
+    words = DECISIONS.get(decision)
+    return words[lang_of(lang)].format(flag=flag) if words else decision
