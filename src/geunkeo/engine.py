@@ -11,6 +11,7 @@ travel as `SearchOptions` / `AnswerOptions`, never as modified copies of the Set
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -38,6 +39,10 @@ if TYPE_CHECKING:  # built on the first answer: importing the engine does not lo
     from geunkeo.answer.parts import AnswerParts
 
 __all__ = ["AnswerOptions", "Engine", "SearchOptions", "SearchResult", "ask", "open_index"]
+
+
+# the server's first answers arrive together: each engine's answer parts are built once, not once per thread
+_PARTS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,9 @@ class Engine:
         if self._answer_parts is None:
             from geunkeo.answer.parts import build_parts
 
-            self._answer_parts = build_parts(self.settings, embedder=self.cached_embedder, llm=self.llm)
+            with _PARTS_LOCK:
+                if self._answer_parts is None:
+                    self._answer_parts = build_parts(self.settings, embedder=self.cached_embedder, llm=self.llm)
         return self._answer_parts
 
     def reranker(self, name: str | None) -> Reranker | None:

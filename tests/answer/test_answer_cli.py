@@ -184,3 +184,26 @@ def test_verify_allowlist_accepts_the_main_number_without_context(tmp_path):
     assert out["text"] == f"대표전화는 02-880-5114입니다. {CONTACT}"
     assert out["removed"] == [{"kind": "phone", "value": "02-880-5115", "replacement": CONTACT}]
     assert [(k["value"], k["location"]) for k in out["kept"]] == [("02-880-5114", "allowlist")]
+
+
+def test_answers_arriving_together_build_the_answer_parts_once(monkeypatch):
+    import threading
+
+    import geunkeo.answer.parts as parts_module
+
+    built = []
+    real = parts_module.build_parts
+
+    def counting(*args, **kwargs):
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parts_module, "build_parts", counting)
+    engine = _FakeEngine(None)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(engine.answer_parts())) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(built) == 1 and all(g is got[0] for g in got)
