@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from geunkeo.answer.base import Answer
 from geunkeo.config import Settings
 from geunkeo.errors import ConfigError, QueryError
-from geunkeo.index.base import Embedder, VectorStore
+from geunkeo.index.base import Embedder, StoreReader
 from geunkeo.index.blas import limit_blas_threads
 from geunkeo.index.embedders import get_embedder
 from geunkeo.index.manifest import Manifest, read_manifest
@@ -89,7 +89,7 @@ class Engine:
                 f"{analyzer_version()}; rebuild the index with `geunkeo index --replace`"
             )
         limit_blas_threads(self.settings.index.search_blas_threads)
-        self.store: VectorStore = open_store(self.settings, self.path, self.manifest)
+        self.store: StoreReader = open_store(self.settings, self.path, self.manifest)
         # Query vectors are not cached: a query is embedded fresh. Passages and LLM-written texts go through
         # the content-hash cache (chunk vectors from indexing are reused, repeated LLM output is not re-embedded).
         self.embedder: Embedder = get_embedder(self.settings, cached=False)

@@ -150,3 +150,27 @@ def test_a_2000_character_question_is_analysed_on_its_first_500_characters(pipe)
 def test_a_lone_surrogate_is_a_query_error_naming_it(pipe):
     with pytest.raises(QueryError, match="lone surrogate U\\+D800 at character 4"):
         pipe.plan("휴학 \ud800")
+
+
+def test_plan_is_a_list_of_stages_named_as_in_the_trace(pipe):
+    from geunkeo.query.pipeline import TOGGLES, PlanContext, default_stages
+
+    stages = default_stages()
+    trace = Trace()
+    pipe.plan("휴학 어떻게 해?", trace=trace)
+    assert [s.name for s in stages if s.timed] == [s.name for s in trace.stages]
+    assert sorted(t for s in stages for t in s.toggles) == sorted(TOGGLES)  # every toggle switches one stage
+
+    class Stamp:  # a stage of one's own: (plan, context) -> plan, timed under its name
+        name, timed, toggles = "query.stamp", True, ()
+
+        def __call__(self, plan, ctx: PlanContext):
+            ctx.rec.info["terms"] = len(ctx.terms)
+            plan.info["stamped"] = True
+            return plan
+
+    own = QueryPipeline(pipe.settings)
+    own.stages.insert(-1, Stamp())
+    plan = own.plan("휴학 어떻게 해?", trace=Trace())
+    assert [s.name for s in plan.trace.stages][-2:] == ["query.stamp", "query.weights"]
+    assert plan.info["stamped"] and plan.trace.stages[-2].info["terms"] == len(plan.bm25_terms)

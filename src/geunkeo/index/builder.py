@@ -16,6 +16,7 @@ from geunkeo.config import Settings
 from geunkeo.corpus import chunk_document, load_paths
 from geunkeo.corpus.base import Chunk, Document, LoadFailure
 from geunkeo.errors import IndexError_, IngestError
+from geunkeo.index.base import StoreWriter
 from geunkeo.index.embedders import get_embedder
 from geunkeo.index.lock import writer_lock
 from geunkeo.index.manifest import (
@@ -109,7 +110,7 @@ def _build(index_dir: Path, docs: list[Document], failures: list, settings: Sett
     hits0, misses0 = getattr(embedder, "hits", 0), getattr(embedder, "misses", 0)
     analyzer = get_analyzer()
     old: Manifest | None = None
-    store = None
+    store: StoreWriter | None = None
     if not replace and (index_dir / "CURRENT").is_file():
         old = read_manifest(index_dir)
         if old.analyzer_version != analyzer.version or old.embedder_version != embedder.version:
@@ -231,7 +232,7 @@ def _embed_titles(embedder, titles: list[str]) -> np.ndarray:
 
 
 def _delete(index_dir: Path, old: Manifest, doc_ids: Sequence[str], settings: Settings) -> int:
-    store = open_store(settings, index_dir, old)
+    store: StoreWriter = open_store(settings, index_dir, old)
     removed = store.delete_documents(list(doc_ids))
     hashes = {k: v for k, v in old.doc_hashes.items() if k not in set(doc_ids)}
     titles = {k: v for k, v in old.doc_titles.items() if k not in set(doc_ids)}
@@ -241,7 +242,7 @@ def _delete(index_dir: Path, old: Manifest, doc_ids: Sequence[str], settings: Se
     return removed
 
 
-def _publish(index_dir: Path, store, settings: Settings, versions: dict, hashes: dict[str, str],
+def _publish(index_dir: Path, store: StoreWriter, settings: Settings, versions: dict, hashes: dict[str, str],
              titles: dict[str, str], old: Manifest | None, timings: dict[str, float]) -> None:
     tmp = new_generation_dir(index_dir)
     store.save(tmp)

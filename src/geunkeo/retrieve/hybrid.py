@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from geunkeo.index.base import Embedder, ScoredId
+from geunkeo.index.base import Embedder, ScoredId, StoreReader
 from geunkeo.query.base import QueryPlan
 from geunkeo.retrieve.base import Hit, Reranker
 from geunkeo.retrieve.crosslingual import CROSSLINGUAL_POOL, promote_covering_other_language
@@ -31,11 +31,11 @@ class HybridRetriever:
     always embedded fresh by `embedder`.
     """
 
-    def __init__(self, store, embedder: Embedder, index_langs: dict[str, int] | None = None,
+    def __init__(self, store: StoreReader, embedder: Embedder, index_langs: dict[str, int] | None = None,
                  candidate_k: int = 100, rrf_k: int = 60, reranker: Reranker | None = None,
                  rerank_top_n: int = 20, bm25_min_coverage: float = 0.0,
                  derived_embedder: Embedder | None = None) -> None:
-        self.store = store
+        self.store: StoreReader = store
         self.embedder = embedder
         self.derived_embedder = derived_embedder or embedder
         self.index_langs = index_langs or {}
