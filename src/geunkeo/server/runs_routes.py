@@ -12,7 +12,8 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
 from geunkeo.server.auth import Principal, require_role
-from geunkeo.server.views import render_page
+from geunkeo.server.strings import METRICS, RUNS, flag_text
+from geunkeo.server.views import page_lang, render_page
 
 router = APIRouter()
 
@@ -61,8 +62,10 @@ def runs_page(request: Request, who: Principal = Depends(require_role("reader"))
 def compare_page(request: Request, a: str, b: str, who: Principal = Depends(require_role("reader"))):
     from geunkeo.evaluate.report.compare import compare_runs
 
+    lang = page_lang(request)
     return render_page(request, "compare.html", page="runs", cmp=compare_runs(run_dir(request, a), run_dir(request, b)),
-                 a=a, b=b)
+                       a=a, b=b, s=RUNS[lang], metric_names={k: v[lang] for k, v in METRICS.items()},
+                       flag_words=lambda codes: ", ".join(flag_text(c, lang) for c in codes))
 
 
 @router.get("/runs/{name}", include_in_schema=False)
