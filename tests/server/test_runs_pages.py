@@ -79,3 +79,37 @@ def test_compare_colours_deltas_with_words(runs):
     assert '<span class="delta worse">+3 ▼ worse</span>' in back
     for korean in ("판정", "사례", "비교"):
         assert korean not in back, korean
+
+
+def test_the_report_shows_a_decision_saved_a_moment_ago(runs):
+    client, keys, _ = runs
+    before = client.get("/runs/base").text
+    assert 'id="live"' in before and "0 of 3 queued" in before
+    queue = client.get("/api/review/base").json()
+    qid = queue["items"][0]["query_id"]
+    r = client.post(f"/api/review/base/{qid}", json={"decision": "agree", "based_on": 0},
+                    headers={"Authorization": f"Bearer {keys['rev']}"})
+    assert r.status_code == 200, r.text
+    after = client.get("/runs/base").text
+    assert "1 of 3 queued" in after and re.search(r"Review completion</div><div class=\"value\">33\.3%", after)
+    assert "<td>agree</td>" in after
+
+
+def test_the_report_has_no_paths_no_section_numbers_and_a_way_back(runs):
+    client, _, tmp = runs
+    html = client.get("/runs/fixed").text
+    assert str(tmp) not in html and "/tmp" not in html
+    assert "§" not in html and "seed" not in html.lower()
+    assert '<a class="back" href="/runs?lang=en">' in html and '<a class="back" href="/?lang=en">' in html
+    assert '<html lang="en">' in html
+
+
+def test_plotly_comes_once_from_a_cached_url(runs):
+    client = runs[0]
+    html = client.get("/runs/fixed").text
+    src = re.search(r'<script src="(/runs/assets/plotly-[^"]+\.js)"></script>', html).group(1)
+    assert len(html) < 1_000_000  # plotly.js (4 MB) is not inlined
+    js = client.get(src, headers={"accept-encoding": "gzip"})
+    assert js.status_code == 200 and "immutable" in js.headers["cache-control"]
+    assert js.headers["content-encoding"] == "gzip" and "plotly" in js.text[:2000].lower()
+    assert client.get("/runs/assets/plotly-0.0.0.js").status_code == 404

@@ -171,18 +171,14 @@ def register(app: typer.Typer) -> None:
     @eval_app.command("report")
     def report(run_dir: Path = typer.Argument(..., help="Run directory")) -> None:
         """Re-render RUN_DIR/report.html, e.g. after reviews were recorded."""
-        from geunkeo.evaluate.report.html import write_report
+        from geunkeo.evaluate.report.html import with_reviews, write_report
         from geunkeo.evaluate.review import ReviewQueue
         from geunkeo.evaluate.runner import load_run
 
         try:
             summary, records = load_run(run_dir)
             with ReviewQueue(run_dir) as q:
-                summary["review_queue"] = q.stats(summary.get("eval_id"))
-                items = q.items(eval_id=summary.get("eval_id"))
-            ex, rq = summary["executive"], summary["review_queue"]
-            ex["review_completion_rate"], ex["review_agreement_rate"] = rq["completion_rate"], rq["agreement_rate"]
-            summary["compliance"]["review_disagreement_rate"] = rq["disagreement_rate"]
+                summary, items = with_reviews(summary, q)
             path = write_report(run_dir, summary, records, items)
         except GeunkeoError as exc:
             _fail(exc)

@@ -1,15 +1,19 @@
 """`/runs`: the evaluation runs under `server.runs_dir` (or `geunkeo serve --runs DIR`), each run's report with the
-executive, model-debug and compliance views (the run's own report.html: the same figures, plotly inlined, no
-network), and two runs compared (evaluate/report/compare.py)."""
+executive, model-debug and compliance views rendered live from the run's records and its review store (the same
+figures as the run's report.html; plotly.js from one cached URL, no network), and two runs compared
+(evaluate/report/compare.py)."""
 
 from __future__ import annotations
 
+import gzip
 import json
+from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from geunkeo.server.auth import Principal, require_role
 from geunkeo.server.strings import METRICS, RUNS, flag_text
@@ -49,7 +53,7 @@ def run_summaries(root: Path) -> list[dict[str, Any]]:
         out.append({"name": p.name, "eval_id": s.get("eval_id"), "timestamp": s.get("timestamp"),
                     "profile": s.get("profile"), "cases": s.get("cases"), "flags": ex.get("flags", {}),
                     "p0_pass_rate": ex.get("p0_pass_rate"), "queued": (s.get("review_queue") or {}).get("queued"),
-                    "has_report": (p / "report.html").is_file(), "has_queue": (p / "review.db").is_file()})
+                    "has_report": (p / "cases.jsonl").is_file(), "has_queue": (p / "review.db").is_file()})
     return sorted(out, key=lambda r: r.get("timestamp") or "", reverse=True)
 
 
@@ -68,12 +72,80 @@ def compare_page(request: Request, a: str, b: str, who: Principal = Depends(requ
                        flag_words=lambda codes: ", ".join(flag_text(c, lang) for c in codes))
 
 
-@router.get("/runs/{name}", include_in_schema=False)
+@router.get("/runs/assets/plotly-{version}.js", include_in_schema=False)
+def plotly_asset(request: Request, version: str) -> Response:
+    """plotly.js for the live reports, from the installed plotly package: one download, then the browser's cache
+    (the URL names the version, so it never changes under that name); gzipped when the browser accepts it."""
+    current, plain, packed = plotly_bundle()
+    if version != current:
+        raise HTTPException(404, f"plotly.js here is version {current}")
+    gz = "gzip" in request.headers.get("accept-encoding", "")
+    headers = {"Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding",
+               **({"Content-Encoding": "gzip"} if gz else {})}
+    return Response(packed if gz else plain, media_type="text/javascript", headers=headers)
+
+
+@lru_cache(maxsize=1)
+def plotly_bundle() -> tuple[str, bytes, bytes]:
+    """(version, plotly.js, plotly.js gzipped), made once per process."""
+    import plotly
+    from plotly.offline import get_plotlyjs
+
+    js = get_plotlyjs().encode("utf-8")
+    return plotly.__version__, js, gzip.compress(js, 6)
+
+
+@router.get("/runs/{name}", response_class=HTMLResponse, include_in_schema=False)
 def run_report(request: Request, name: str, who: Principal = Depends(require_role("reader"))):
-    report = run_dir(request, name) / "report.html"
-    if not report.is_file():
-        raise HTTPException(404, f"run {name!r} has no report.html (`geunkeo eval report RUN_DIR` writes one)")
-    return FileResponse(report, media_type="text/html")
+    """The run's report rendered now from its records and its review store, so a decision saved a moment ago shows
+    at once (a snapshot file would need someone to remember to refresh it). Each rendering is kept until the run's
+    files or its review items change; plotly.js comes from a cached URL instead of 4 MB inlined in every page."""
+    return HTMLResponse(live_report(request.app, run_dir(request, name)))
+
+
+def live_report(app: Any, d: Path) -> str:
+    from geunkeo.evaluate.report.html import render_report, with_reviews
+    from geunkeo.evaluate.review import ReviewQueue
+
+    summary, records = _load(d)
+    items: list[dict[str, Any]] = []
+    if (d / "review.db").is_file():
+        with ReviewQueue(d / "review.db") as q:
+            summary, items = with_reviews(summary, q)
+    key = (d.name, _stamp(d), json.dumps(items, sort_keys=True, default=str))
+    cache: dict[tuple, str] = app.state.__dict__.setdefault("report_cache", {})
+    if key not in cache:
+        note = (f"Rendered live at {datetime.now().astimezone():%Y-%m-%d %H:%M:%S %Z}: review figures are read from "
+                "the review store on every visit.")
+        links = [("/runs?lang=en", "← Evaluation runs"), ("/?lang=en", "Ask a question")]
+        if len(cache) >= 8:
+            cache.pop(next(iter(cache)))
+        cache[key] = render_report(summary, records, items, plotly_src=f"/runs/assets/plotly-{plotly_bundle()[0]}.js",
+                                   links=links, note=note)
+    return cache[key]
+
+
+def _stamp(d: Path) -> tuple[tuple[int, int], ...]:
+    return tuple((f.stat().st_mtime_ns, f.stat().st_size) for f in (d / "summary.json", d / "cases.jsonl"))
+
+
+_RUNS: dict[tuple[str, tuple], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+
+
+def _load(d: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """summary.json and cases.jsonl of a run, parsed again only when either file changed."""
+    from geunkeo.evaluate.runner import load_run
+
+    try:
+        key = (str(d), _stamp(d))
+    except OSError as exc:
+        raise HTTPException(404, f"run {d.name!r} has no summary.json / cases.jsonl "
+                                 "(`geunkeo eval --out` writes them)") from exc
+    if key not in _RUNS:
+        if len(_RUNS) >= 8:
+            _RUNS.pop(next(iter(_RUNS)))
+        _RUNS[key] = load_run(d)
+    return _RUNS[key]
 
 
 @router.get("/api/runs", tags=["runs"])

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from geunkeo.evaluate.gates import lower_is_better
+from geunkeo.evaluate.report.html import dataset_label
 from geunkeo.evaluate.runner import load_run
 
 _ORDER = {"PASSED": 0, "WARNING": 1, "CRITICAL": 2}
@@ -80,7 +81,7 @@ def _changes(la: dict[str, dict[str, Any]], lb: dict[str, dict[str, Any]]) -> li
 def _side(run: str | Path, s: dict[str, Any]) -> dict[str, Any]:
     """One run as the comparison names it: the folder's name, never its path on the machine."""
     return {"run": Path(run).name, "eval_id": s.get("eval_id"), "profile": s.get("profile"), "cases": s["cases"],
-            "dataset": Path(str(s.get("dataset") or "").split(" (")[0]).name or None}
+            "dataset": dataset_label(s.get("dataset")) or None}
 
 
 def differences(a: dict[str, Any], b: dict[str, Any], shared: int) -> list[dict[str, Any]]:
