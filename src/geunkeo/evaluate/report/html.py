@@ -241,7 +241,8 @@ def render_report(summary: dict[str, Any], records: list[dict[str, Any]],
     from geunkeo.evaluate.report.dashboard import worst_cases
 
     s = {**summary, "_worst": worst_cases(records), "_records": records}
-    script = f'<script src="{escape(plotly_src)}"></script>' if plotly_src else f"<script>{get_plotlyjs()}</script>"
+    script = (f'<script src="{escape(plotly_src)}" defer></script>' if plotly_src
+              else f"<script>{get_plotlyjs()}</script>") + f"<script>{figures.LAZY_PLOT}</script>"
     back = "".join(f'<a class="back" href="{escape(h)}">{escape(t)}</a>' for h, t in links or [])
     live = f'<div class="meta" id="live">{escape(note)}</div>' if note else ""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>geunkeo evaluation '
