@@ -97,7 +97,7 @@ def test_the_report_shows_a_decision_saved_a_moment_ago(runs):
 
 def test_the_report_has_no_paths_no_section_numbers_and_a_way_back(runs):
     client, _, tmp = runs
-    html = client.get("/runs/fixed").text
+    html = client.get("/runs/fixed", params={"lang": "en"}).text
     assert str(tmp) not in html and "/tmp" not in html
     assert "§" not in html and "seed" not in html.lower()
     assert '<a class="back" href="/runs?lang=en">' in html and '<a class="back" href="/?lang=en">' in html
@@ -113,3 +113,12 @@ def test_plotly_comes_once_from_a_cached_url(runs):
     assert js.status_code == 200 and "immutable" in js.headers["cache-control"]
     assert js.headers["content-encoding"] == "gzip" and "plotly" in js.text[:2000].lower()
     assert client.get("/runs/assets/plotly-0.0.0.js").status_code == 404
+
+
+def test_the_runs_list_speaks_one_language(runs):
+    client = runs[0]
+    ko = client.get("/runs").text
+    assert "<th>실행</th><th>평가 ID</th><th>사례 수</th>" in ko and '<a href="/runs/base?lang=ko">base</a>' in ko
+    assert '<input type="hidden" name="lang" value="ko">' in ko
+    en = client.get("/runs", params={"lang": "en"}).text
+    assert "<th>run</th><th>eval id</th><th>cases</th>" in en and "평가 ID" not in en

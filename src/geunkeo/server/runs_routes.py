@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from geunkeo.server.auth import Principal, require_role
-from geunkeo.server.strings import METRICS, RUNS, flag_text
+from geunkeo.server.strings import METRICS, flag_text
 from geunkeo.server.views import page_lang, render_page
 
 router = APIRouter()
@@ -68,7 +68,7 @@ def compare_page(request: Request, a: str, b: str, who: Principal = Depends(requ
 
     lang = page_lang(request)
     return render_page(request, "compare.html", page="runs", cmp=compare_runs(run_dir(request, a), run_dir(request, b)),
-                       a=a, b=b, s=RUNS[lang], metric_names={k: v[lang] for k, v in METRICS.items()},
+                       a=a, b=b, metric_names={k: v[lang] for k, v in METRICS.items()},
                        flag_words=lambda codes: ", ".join(flag_text(c, lang) for c in codes))
 
 
@@ -100,10 +100,11 @@ def run_report(request: Request, name: str, who: Principal = Depends(require_rol
     """The run's report rendered now from its records and its review store, so a decision saved a moment ago shows
     at once (a snapshot file would need someone to remember to refresh it). Each rendering is kept until the run's
     files or its review items change; plotly.js comes from a cached URL instead of 4 MB inlined in every page."""
-    return HTMLResponse(live_report(request.app, run_dir(request, name)))
+    return HTMLResponse(live_report(request.app, run_dir(request, name), page_lang(request)))
 
 
-def live_report(app: Any, d: Path) -> str:
+def live_report(app: Any, d: Path, lang: str) -> str:
+    """The report's HTML (English, as the report is written), its links back keeping the visitor's `lang`."""
     from geunkeo.evaluate.report.html import render_report, with_reviews
     from geunkeo.evaluate.review import ReviewQueue
 
@@ -112,12 +113,12 @@ def live_report(app: Any, d: Path) -> str:
     if (d / "review.db").is_file():
         with ReviewQueue(d / "review.db") as q:
             summary, items = with_reviews(summary, q)
-    key = (d.name, _stamp(d), json.dumps(items, sort_keys=True, default=str))
+    key = (d.name, lang, _stamp(d), json.dumps(items, sort_keys=True, default=str))
     cache: dict[tuple, str] = app.state.__dict__.setdefault("report_cache", {})
     if key not in cache:
         note = (f"Rendered live at {datetime.now().astimezone():%Y-%m-%d %H:%M:%S %Z}: review figures are read from "
                 "the review store on every visit.")
-        links = [("/runs?lang=en", "← Evaluation runs"), ("/?lang=en", "Ask a question")]
+        links = [(f"/runs?lang={lang}", "← Evaluation runs"), (f"/?lang={lang}", "Ask a question")]
         if len(cache) >= 8:
             cache.pop(next(iter(cache)))
         cache[key] = render_report(summary, records, items, plotly_src=f"/runs/assets/plotly-{plotly_bundle()[0]}.js",

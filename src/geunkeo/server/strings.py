@@ -114,6 +114,12 @@ METRICS: dict[str, dict[str, str]] = {
     "proviso_preservation": {"ko": "단서 조항 보존", "en": "proviso preservation"},
     "summarization_score": {"ko": "요약 점수", "en": "summarization score"},
     "summary_semantic_drift": {"ko": "요약 의미 이탈", "en": "summary drift"},
+    "citation_accuracy": {"ko": "출처 정확도", "en": "citation accuracy"},
+    "semantic_similarity": {"ko": "정답과의 의미 유사도", "en": "semantic similarity"},
+    "summary_rouge_l": {"ko": "요약 ROUGE-L", "en": "summary ROUGE-L"},
+    "judge_correctness": {"ko": "정답 일치도 (LLM 판정)", "en": "correctness (LLM judge)"},
+    "judge_completeness": {"ko": "답변 완전성 (LLM 판정)", "en": "completeness (LLM judge)"},
+    "judge_citation_accuracy": {"ko": "출처 정확도 (LLM 판정)", "en": "citation accuracy (LLM judge)"},
 }
 
 REVIEW: dict[str, dict[str, str]] = {
@@ -179,6 +185,8 @@ RUNS: dict[str, dict[str, str]] = {
         "changed": "판정이 바뀐 사례", "case": "사례", "from": "A 판정", "to": "B 판정", "added": "새로 생긴 이유",
         "removed": "사라진 이유", "none": "없음", "only_in": "{side}에만 있는 사례 ({n}개)",
         "back_runs": "평가 결과 목록으로", "back_app": "질문 화면으로",
+        "eval_id": "평가 ID", "p0_pass": "P0 통과율", "queued": "검토 대기", "review": "검토", "compare": "비교",
+        "no_runs": "실행이 없습니다: geunkeo eval --out DIR",
     },
     "en": {
         "compare_title": "A {a} compared with B {b}", "run": "run", "profile": "gate profile", "dataset": "data",
@@ -196,6 +204,8 @@ RUNS: dict[str, dict[str, str]] = {
         "changed": "Cases whose flag changed", "case": "case", "from": "flag in A", "to": "flag in B",
         "added": "reasons added", "removed": "reasons removed", "none": "none", "only_in": "Only in {side} ({n})",
         "back_runs": "Back to the evaluation runs", "back_app": "Back to the question page",
+        "eval_id": "eval id", "p0_pass": "P0 pass rate", "queued": "queued for review", "review": "review",
+        "compare": "Compare", "no_runs": "No runs yet: geunkeo eval --out DIR",
     },
 }
 

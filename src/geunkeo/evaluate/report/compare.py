@@ -81,7 +81,8 @@ def _changes(la: dict[str, dict[str, Any]], lb: dict[str, dict[str, Any]]) -> li
 def _side(run: str | Path, s: dict[str, Any]) -> dict[str, Any]:
     """One run as the comparison names it: the folder's name, never its path on the machine."""
     return {"run": Path(run).name, "eval_id": s.get("eval_id"), "profile": s.get("profile"), "cases": s["cases"],
-            "dataset": dataset_label(s.get("dataset")) or None}
+            # the data set's name only: a seeded sample of it shows in the case counts
+            "dataset": dataset_label(s.get("dataset")).partition(" (")[0] or None}
 
 
 def differences(a: dict[str, Any], b: dict[str, Any], shared: int) -> list[dict[str, Any]]:
