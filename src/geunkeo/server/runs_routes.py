@@ -122,7 +122,7 @@ def live_report(app: Any, d: Path, lang: str) -> str:
         if len(cache) >= 8:
             cache.pop(next(iter(cache)))
         cache[key] = render_report(summary, records, items, plotly_src=f"/runs/assets/plotly-{plotly_bundle()[0]}.js",
-                                   links=links, note=note)
+                                   links=links, note=note, icon="/static/favicon.svg")
     return cache[key]
 
 

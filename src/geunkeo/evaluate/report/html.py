@@ -235,14 +235,16 @@ def _meta(summary: dict[str, Any]) -> str:
 
 def render_report(summary: dict[str, Any], records: list[dict[str, Any]],
                   queue_items: list[dict[str, Any]] | None = None, *, plotly_src: str | None = None,
-                  links: list[tuple[str, str]] | None = None, note: str = "") -> str:
+                  links: list[tuple[str, str]] | None = None, note: str = "", icon: str | None = None) -> str:
     """The report as one HTML string: self-contained (plotly inlined) unless `plotly_src` names a URL to load it
-    from; `links` (href, label) and `note` go in the header (the server's way back and its "live" line)."""
+    from; `links` (href, label) and `note` go in the header (the server's way back and its "live" line), `icon`
+    is the server's favicon URL."""
     from geunkeo.evaluate.report.dashboard import worst_cases
 
     s = {**summary, "_worst": worst_cases(records), "_records": records}
     script = (f'<script src="{escape(plotly_src)}" defer></script>' if plotly_src
               else f"<script>{get_plotlyjs()}</script>") + f"<script>{figures.LAZY_PLOT}</script>"
+    script += f'<link rel="icon" type="image/svg+xml" href="{escape(icon)}">' if icon else ""
     back = "".join(f'<a class="back" href="{escape(h)}">{escape(t)}</a>' for h, t in links or [])
     live = f'<div class="meta" id="live">{escape(note)}</div>' if note else ""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>geunkeo evaluation '
