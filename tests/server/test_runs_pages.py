@@ -122,3 +122,12 @@ def test_the_runs_list_speaks_one_language(runs):
     assert '<input type="hidden" name="lang" value="ko">' in ko
     en = client.get("/runs", params={"lang": "en"}).text
     assert "<th>run</th><th>eval id</th><th>cases</th>" in en and "평가 ID" not in en
+
+
+def test_a_run_that_did_not_finish_is_a_404_naming_the_run(runs):
+    client, _, tmp = runs
+    (tmp / "runs" / "broken").mkdir()
+    (tmp / "runs" / "broken" / "summary.json").write_text('{"eval_id": "e", "cases": 0}', encoding="utf-8")
+    for path in ("/runs/broken", "/api/runs/compare?a=base&b=broken", "/runs/compare?a=broken&b=base"):
+        r = client.get(path)
+        assert r.status_code == 404 and "broken" in r.text and str(tmp) not in r.text, path

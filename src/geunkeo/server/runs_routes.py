@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import threading
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -64,10 +65,8 @@ def runs_page(request: Request, who: Principal = Depends(require_role("reader"))
 
 @router.get("/runs/compare", response_class=HTMLResponse, include_in_schema=False)
 def compare_page(request: Request, a: str, b: str, who: Principal = Depends(require_role("reader"))):
-    from geunkeo.evaluate.report.compare import compare_runs
-
     lang = page_lang(request)
-    return render_page(request, "compare.html", page="runs", cmp=compare_runs(run_dir(request, a), run_dir(request, b)),
+    return render_page(request, "compare.html", page="runs", cmp=compared(request, a, b),
                        a=a, b=b, metric_names={k: v[lang] for k, v in METRICS.items()},
                        flag_words=lambda codes: ", ".join(flag_text(c, lang) for c in codes))
 
@@ -114,16 +113,21 @@ def live_report(app: Any, d: Path, lang: str) -> str:
         with ReviewQueue(d / "review.db") as q:
             summary, items = with_reviews(summary, q)
     key = (d.name, lang, _stamp(d), json.dumps(items, sort_keys=True, default=str))
-    cache: dict[tuple, str] = app.state.__dict__.setdefault("report_cache", {})
-    if key not in cache:
-        note = (f"Rendered live at {datetime.now().astimezone():%Y-%m-%d %H:%M:%S %Z}: review figures are read from "
-                "the review store on every visit.")
-        links = [(f"/runs?lang={lang}", "← Evaluation runs"), (f"/?lang={lang}", "Ask a question")]
-        if len(cache) >= 8:
+    with _LOCK:
+        cache: dict[tuple, str] = getattr(app.state, "report_cache", None) or {}
+        app.state.report_cache = cache
+        if key in cache:
+            return cache[key]
+    note = (f"Rendered live at {datetime.now().astimezone():%Y-%m-%d %H:%M:%S %Z}: review figures are read from "
+            "the review store on every visit.")
+    links = [(f"/runs?lang={lang}", "← Evaluation runs"), (f"/?lang={lang}", "Ask a question")]
+    html = render_report(summary, records, items, plotly_src=f"/runs/assets/plotly-{plotly_bundle()[0]}.js",
+                         links=links, note=note, icon="/static/favicon.svg")
+    with _LOCK:
+        while len(cache) >= 8:
             cache.pop(next(iter(cache)))
-        cache[key] = render_report(summary, records, items, plotly_src=f"/runs/assets/plotly-{plotly_bundle()[0]}.js",
-                                   links=links, note=note, icon="/static/favicon.svg")
-    return cache[key]
+        cache[key] = html
+    return html
 
 
 def _stamp(d: Path) -> tuple[tuple[int, int], ...]:
@@ -131,6 +135,7 @@ def _stamp(d: Path) -> tuple[tuple[int, int], ...]:
 
 
 _RUNS: dict[tuple[str, tuple], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+_LOCK = threading.Lock()  # the two caches are shared by the worker threads
 
 
 def _load(d: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -142,11 +147,15 @@ def _load(d: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     except OSError as exc:
         raise HTTPException(404, f"run {d.name!r} has no summary.json / cases.jsonl "
                                  "(`geunkeo eval --out` writes them)") from exc
-    if key not in _RUNS:
-        if len(_RUNS) >= 8:
+    with _LOCK:
+        if key in _RUNS:
+            return _RUNS[key]
+    run = load_run(d)
+    with _LOCK:
+        while len(_RUNS) >= 8:
             _RUNS.pop(next(iter(_RUNS)))
-        _RUNS[key] = load_run(d)
-    return _RUNS[key]
+        _RUNS[key] = run
+    return run
 
 
 @router.get("/api/runs", tags=["runs"])
@@ -158,6 +167,15 @@ def api_runs(request: Request, who: Principal = Depends(require_role("reader")))
 @router.get("/api/runs/compare", tags=["runs"])
 def api_compare(request: Request, a: str, b: str, who: Principal = Depends(require_role("reader"))) -> dict:
     """Run b against run a: metric and gate deltas, flag changes per case."""
+    return compared(request, a, b)
+
+
+def compared(request: Request, a: str, b: str) -> dict[str, Any]:
+    """Run b against run a; a run that is not a finished evaluation is a 404 naming the run, not its path."""
     from geunkeo.evaluate.report.compare import compare_runs
 
-    return compare_runs(run_dir(request, a), run_dir(request, b))
+    da, db = run_dir(request, a), run_dir(request, b)
+    for name, d in ((a, da), (b, db)):
+        if not ((d / "summary.json").is_file() and (d / "cases.jsonl").is_file()):
+            raise HTTPException(404, f"run {name!r} has no summary.json / cases.jsonl (`geunkeo eval --out` writes them)")
+    return compare_runs(da, db)
