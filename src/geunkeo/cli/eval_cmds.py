@@ -131,7 +131,10 @@ def register(app: typer.Typer) -> None:
         console.print(t)
         f = diff["flags"]
         console.print("flags: " + " · ".join(f"{k} {v['a']}→{v['b']} ({v['delta']:+d})" for k, v in f.items()))
-        console.print(f"cases worse: {diff['worse']} · better: {diff['better']}")
+        for d in diff["differences"]:
+            console.print(f"[yellow]not like for like:[/yellow] {d['code']} (A {d['a']}, B {d['b']})")
+        console.print(f"cases worse: {diff['worse']} · better: {diff['better']} (of {diff['shared_cases']} in both; "
+                      f"only in A: {len(diff['only_in_a'])}, only in B: {len(diff['only_in_b'])})")
         for c in diff["flag_changes"]:
             console.print(f"  {c['query_id']}: {c['from']} → {c['to']}  +{c['reasons_added']} -{c['reasons_removed']}")
 
