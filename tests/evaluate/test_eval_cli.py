@@ -100,7 +100,8 @@ def test_eval_compare_cli(tmp_path):
     d = json.loads(res.output)
     assert d["better"] == 2 and d["flags"]["PASSED"]["delta"] == 2
     res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "b")])
-    assert "cases worse: 0 · better: 2" in res.output and "q1: CRITICAL → PASSED" in res.output
+    assert "cases worse: 0 · better: 2 (of 2 in both; only in A: 0, only in B: 0)" in res.output
+    assert "q1: CRITICAL → PASSED" in res.output and "not like for like" not in res.output
     res = runner.invoke(app, ["eval", "compare", str(tmp_path / "a"), str(tmp_path / "nope")])
     assert res.exit_code == 2 and "not an evaluation run directory" in res.output
 

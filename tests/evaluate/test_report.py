@@ -67,11 +67,45 @@ def test_compare_runs(tmp_path):
     evaluate_cases(CASES, _pipeline(0.95), Settings(), tmp_path / "b", eval_id="eval_b")
     d = compare_runs(tmp_path / "a", tmp_path / "b")
     assert abs(d["metrics"]["faithfulness"]["delta"] - 0.85) < 1e-9
-    assert d["flags"]["CRITICAL"] == {"a": 2, "b": 0, "delta": -2}
-    assert d["flags"]["PASSED"] == {"a": 0, "b": 2, "delta": 2}
+    assert d["flags"]["CRITICAL"] == {"a": 2, "b": 0, "delta": -2, "shared_delta": -2, "unshared_delta": 0,
+                                      "direction": "better"}
+    assert d["flags"]["PASSED"] == {"a": 0, "b": 2, "delta": 2, "shared_delta": 2, "unshared_delta": 0,
+                                    "direction": "better"}
     assert d["better"] == 2 and d["worse"] == 0
     change = d["flag_changes"][0]
     assert change["query_id"] == "q2" and change["from"] == "CRITICAL" and change["to"] == "PASSED"
     assert change["reasons_removed"] == ["P0-2_FAITHFULNESS_BELOW_THRESHOLD", "HALLUCINATED_CLAIM_DETECTED",
                                          "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"]
-    assert d["gates"]["faithfulness"] == {"a": 0.0, "b": 1.0, "delta": 1.0}
+    assert d["gates"]["faithfulness"] == {"a": 0.0, "b": 1.0, "delta": 1.0, "direction": "better"}
+
+
+def test_compare_states_different_case_sets_and_profiles(tmp_path):
+    evaluate_cases(CASES, _pipeline(0.1), Settings(), tmp_path / "a", eval_id="eval_a")
+    evaluate_cases(CASES[1:], _pipeline(0.1), Settings(evaluate={"profile": "advanced"}), tmp_path / "b",
+                   eval_id="eval_b")
+    d = compare_runs(tmp_path / "a", tmp_path / "b")
+    assert d["a"]["run"] == "a" and d["b"]["run"] == "b"  # folder names, not paths on the machine
+    assert d["shared_cases"] == 1
+    assert {x["code"] for x in d["differences"]} == {"profile_differs", "cases_differ", "case_sets_differ"}
+    assert {"code": "profile_differs", "a": "dev", "b": "advanced"} in d["differences"]
+    assert d["only_in_a"] == [{"query_id": "q<1>", "level": "CRITICAL"}] and d["only_in_b"] == []
+    # CRITICAL fell by one with no case getting better: the whole change comes from the case only in A
+    assert d["worse"] == 0 and d["better"] == 0
+    assert d["flags"]["CRITICAL"] == {"a": 2, "b": 1, "delta": -1, "shared_delta": 0, "unshared_delta": -1,
+                                      "direction": "better"}
+
+
+def test_compare_delta_directions_follow_the_gate_operator():
+    from geunkeo.evaluate.report.compare import direction
+
+    assert direction(0.2, True) == "better" and direction(-0.2, True) == "worse"
+    assert direction(0.2, False) == "worse" and direction(0.0, True) == "same" and direction(None, True) is None
+
+
+def test_compare_flag_deltas_add_up_to_the_worse_and_better_counts(tmp_path):
+    evaluate_cases(CASES, _pipeline(0.1), Settings(), tmp_path / "a", eval_id="eval_a")
+    evaluate_cases(CASES, _pipeline(0.95), Settings(), tmp_path / "b", eval_id="eval_b")
+    d = compare_runs(tmp_path / "a", tmp_path / "b")
+    assert d["differences"] == [] and d["shared_cases"] == 2
+    assert d["flags"]["CRITICAL"]["shared_delta"] == -d["better"] and d["flags"]["CRITICAL"]["unshared_delta"] == 0
+    assert d["metrics"]["faithfulness"]["direction"] == "better" and d["gates"]["faithfulness"]["direction"] == "better"

@@ -127,7 +127,10 @@ def compare(run_a: Path = typer.Argument(..., help="Baseline run directory"),
     console.print(t)
     f = diff["flags"]
     console.print("flags: " + " · ".join(f"{k} {v['a']}→{v['b']} ({v['delta']:+d})" for k, v in f.items()))
-    console.print(f"cases worse: {diff['worse']} · better: {diff['better']}")
+    for d in diff["differences"]:
+        console.print(f"[yellow]not like for like:[/yellow] {d['code']} (A {d['a']}, B {d['b']})")
+    console.print(f"cases worse: {diff['worse']} · better: {diff['better']} (of {diff['shared_cases']} in both; "
+                  f"only in A: {len(diff['only_in_a'])}, only in B: {len(diff['only_in_b'])})")
     for c in diff["flag_changes"]:
         console.print(f"  {c['query_id']}: {c['from']} → {c['to']}  +{c['reasons_added']} -{c['reasons_removed']}")
 
@@ -167,18 +170,14 @@ def convert(out: Path = typer.Option(..., "--out", help="JSONL QA file to write"
 
 def report(run_dir: Path = typer.Argument(..., help="Run directory")) -> None:
     """Re-render RUN_DIR/report.html, e.g. after reviews were recorded."""
-    from geunkeo.evaluate.report.html import write_report
+    from geunkeo.evaluate.report.html import with_reviews, write_report
     from geunkeo.evaluate.review import ReviewQueue
     from geunkeo.evaluate.runner import load_run
 
     try:
         summary, records = load_run(run_dir)
         with ReviewQueue(run_dir) as q:
-            summary["review_queue"] = q.stats(summary.get("eval_id"))
-            items = q.items(eval_id=summary.get("eval_id"))
-        ex, rq = summary["executive"], summary["review_queue"]
-        ex["review_completion_rate"], ex["review_agreement_rate"] = rq["completion_rate"], rq["agreement_rate"]
-        summary["compliance"]["review_disagreement_rate"] = rq["disagreement_rate"]
+            summary, items = with_reviews(summary, q)
         path = write_report(run_dir, summary, records, items)
     except GeunkeoError as exc:
         _fail(exc)

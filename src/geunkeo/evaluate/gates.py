@@ -112,6 +112,13 @@ def profile_names() -> list[str]:
     return sorted(_profiles_file()["profiles"])
 
 
+def lower_is_better() -> frozenset[str]:
+    """Metrics whose gates pass at or below a threshold (op "<="), in any profile: a rise is a worsening."""
+    data = _profiles_file()
+    sections = [*data["profiles"].values(), data["p1"], data.get("summary_p0", {}), data.get("summary_p1", {})]
+    return frozenset(m for sec in sections for m, r in sec.items() if r["op"] == "<=")
+
+
 def load_profile(name: str) -> GateProfile:
     """The named gate profile from data/gate_profiles.json."""
     data = _profiles_file()

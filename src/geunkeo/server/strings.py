@@ -3,7 +3,8 @@
 - `UI`: labels of the pages (ask, home, review, errors);
 - `GATE_REASONS`: each serving-gate reason code (answer/gate.py `REASON_CODES`) as a plain sentence;
 - `FLAG_REASONS`: the evaluation's flag codes (evaluate/gates.py) as short phrases for the review queue;
-- `DECISIONS`: what a reviewer's agree / disagree / partial says it agrees with.
+- `DECISIONS`: what a reviewer's agree / disagree / partial says it agrees with;
+- `RUNS`: the runs pages (two runs compared, the live report's header).
 A reason code missing here falls back to a general sentence (`reason_text`); tests/server check that none is.
 """
 
@@ -113,6 +114,12 @@ METRICS: dict[str, dict[str, str]] = {
     "proviso_preservation": {"ko": "단서 조항 보존", "en": "proviso preservation"},
     "summarization_score": {"ko": "요약 점수", "en": "summarization score"},
     "summary_semantic_drift": {"ko": "요약 의미 이탈", "en": "summary drift"},
+    "citation_accuracy": {"ko": "출처 정확도", "en": "citation accuracy"},
+    "semantic_similarity": {"ko": "정답과의 의미 유사도", "en": "semantic similarity"},
+    "summary_rouge_l": {"ko": "요약 ROUGE-L", "en": "summary ROUGE-L"},
+    "judge_correctness": {"ko": "정답 일치도 (LLM 판정)", "en": "correctness (LLM judge)"},
+    "judge_completeness": {"ko": "답변 완전성 (LLM 판정)", "en": "completeness (LLM judge)"},
+    "judge_citation_accuracy": {"ko": "출처 정확도 (LLM 판정)", "en": "citation accuracy (LLM judge)"},
 }
 
 REVIEW: dict[str, dict[str, str]] = {
@@ -159,6 +166,49 @@ REVIEW: dict[str, dict[str, str]] = {
         "root_doc_version": "document version",
     },
 }
+
+# the runs pages: the comparison of two runs and the live report's header ({a}, {b}: each run's value)
+RUNS: dict[str, dict[str, str]] = {
+    "ko": {
+        "compare_title": "A {a} · B {b} 비교", "run": "실행", "profile": "판정 기준", "dataset": "데이터",
+        "cases": "사례 수", "shared": "두 실행에 모두 있는 사례 {n}개", "worse": "악화", "better": "개선",
+        "same": "변화 없음", "changed_summary": "두 실행에 모두 있는 사례 {n}개 중 {worse}개 악화 · {better}개 개선",
+        "not_like_for_like": "두 실행은 같은 조건이 아닙니다. 차이는 이 차이 때문일 수 있습니다:",
+        "profile_differs": "판정 기준이 다릅니다: A {a}, B {b}", "dataset_differs": "데이터가 다릅니다: A {a}, B {b}",
+        "cases_differ": "사례 수가 다릅니다: A {a}개, B {b}개",
+        "case_sets_differ": "두 실행에 모두 있는 사례는 {shared}개뿐입니다 (A {a}개, B {b}개).",
+        "flags": "판정 수", "level": "판정", "delta": "변화", "delta_shared": "공통 사례에서",
+        "delta_unshared": "한쪽에만 있는 사례에서",
+        "unshared_note": "판정 수의 변화 중 일부는 한쪽 실행에만 있는 사례에서 옵니다. 공통 사례에서의 변화는 "
+                         "악화·개선 수와 맞습니다.",
+        "gates": "기준 통과율", "gate": "기준", "metrics": "지표 평균", "metric": "지표",
+        "changed": "판정이 바뀐 사례", "case": "사례", "from": "A 판정", "to": "B 판정", "added": "새로 생긴 이유",
+        "removed": "사라진 이유", "none": "없음", "only_in": "{side}에만 있는 사례 ({n}개)",
+        "back_runs": "평가 결과 목록으로", "back_app": "질문 화면으로",
+        "eval_id": "평가 ID", "p0_pass": "P0 통과율", "queued": "검토 대기", "review": "검토", "compare": "비교",
+        "no_runs": "실행이 없습니다: geunkeo eval --out DIR",
+    },
+    "en": {
+        "compare_title": "A {a} compared with B {b}", "run": "run", "profile": "gate profile", "dataset": "data",
+        "cases": "cases", "shared": "{n} cases in both runs", "worse": "worse", "better": "better",
+        "same": "no change", "changed_summary": "Of the {n} cases in both runs: {worse} worse · {better} better",
+        "not_like_for_like": "The two runs are not like for like; differences may come from this:",
+        "profile_differs": "Different gate profiles: A {a}, B {b}", "dataset_differs": "Different data: A {a}, B {b}",
+        "cases_differ": "Different case counts: A {a}, B {b}",
+        "case_sets_differ": "Only {shared} cases are in both runs (A has {a}, B has {b}).",
+        "flags": "Flag counts", "level": "flag", "delta": "change", "delta_shared": "from cases in both",
+        "delta_unshared": "from cases in one run only",
+        "unshared_note": "Part of the change in flag counts comes from cases in one run only; the change among "
+                         "cases in both runs matches the worse / better counts.",
+        "gates": "Gate pass rates", "gate": "gate", "metrics": "Metric means", "metric": "metric",
+        "changed": "Cases whose flag changed", "case": "case", "from": "flag in A", "to": "flag in B",
+        "added": "reasons added", "removed": "reasons removed", "none": "none", "only_in": "Only in {side} ({n})",
+        "back_runs": "Back to the evaluation runs", "back_app": "Back to the question page",
+        "eval_id": "eval id", "p0_pass": "P0 pass rate", "queued": "queued for review", "review": "review",
+        "compare": "Compare", "no_runs": "No runs yet: geunkeo eval --out DIR",
+    },
+}
+
 
 # a decision says what the reviewer agrees with: the automatic flag ({flag} = CRITICAL, WARNING, PASSED)
 DECISIONS: dict[str, dict[str, str]] = {

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from geunkeo.answer.base import Answer, AnswerSentence
-from geunkeo.server.strings import REVIEW, UI, lang_of, reason_text
+from geunkeo.server.strings import REVIEW, RUNS, UI, lang_of, reason_text
 
 _STATE = {"answer": "answered", "warn": "warn", "regenerate": "warn", "escalate": "withheld"}
 SUPPORTING_SHOWN = 3  # supporting items shown under the fact line; the rest behind "more" (shared/answers.md §5)
@@ -38,7 +38,7 @@ def render_page(request, name: str, **ctx):
     params = {k: v for k, v in request.query_params.items() if k != "lang"}
     other = urlencode({**params, "lang": "ko" if lang == "en" else "en"})
     return request.app.state.templates.TemplateResponse(request, name, {
-        "lang": lang, "t": ui(lang), "r": REVIEW[lang], "other_lang_query": other, **ctx})
+        "lang": lang, "t": ui(lang), "r": REVIEW[lang], "s": RUNS[lang], "other_lang_query": other, **ctx})
 
 
 def _norm(text: str) -> str:

@@ -1,6 +1,7 @@
-"""One offline HTML file with the executive, model-debug and compliance views of seed 003 §7.
+"""The report: executive, model-debug and compliance views (seed 003 §7). As a file (`write_report`) it is offline;
+the server renders it live (`server/runs_routes.live_report`) with plotly.js from a cached URL.
 
-plotly.js is inlined once (no CDN, no network); every other byte is written here. Values with no data show
+In the file plotly.js is inlined once (no CDN, no network); every other byte is written here. Values with no data show
 "n/a" — a missing number is never drawn as 0.
 """
 
@@ -44,6 +45,7 @@ padding:1px 5px;margin:1px 2px;display:inline-block}
 margin:8px 0;white-space:pre-wrap}.claim{padding:4px 0 4px 10px;border-left:3px solid #cbd2dc;margin:4px 0}
 .claim.ok{border-left-color:#27ae60}.claim.bad{border-left-color:#d64541;background:#fdf3f2}
 .muted{color:#8a94a6}.empty{padding:10px 4px;color:#8a94a6;min-height:120px}
+nav a.back{color:#3867d6;border-right:1px solid #e3e7ee}
 .empty .etitle{color:#1f2a37;font-size:15px;margin-bottom:6px}h3{font-size:14px;margin:16px 0 8px}.why{color:#b03a2e;font-size:12px}
 @media (max-width:900px){.grid2,.grid3{grid-template-columns:1fr}}
 """
@@ -96,12 +98,12 @@ def _executive(s: dict[str, Any]) -> str:
         _tile("Review completion", ex["review_completion_rate"],
               f"{s['review_queue']['reviewed']} of {s['review_queue']['queued']} queued",
               (t["review_completion_rate"]["op"], t["review_completion_rate"]["value"])),
-        _tile("Would escalate (§3.2)", ex.get("deflection_rate"),
+        _tile("Would escalate to a person", ex.get("deflection_rate"),
               " · ".join(f"{k} {v}" for k, v in sorted(ex.get("serving_actions", {}).items()))),
         _tile("Same documents ko↔en", clir.get("same_documents_rate"), f"{clir.get('pairs', 0)} pairs, top-1 doc"),
         _tile("Claim sets equivalent", clir.get("claim_set_equivalence_rate"), "ko/en answers"),
     ])
-    return (f'<section id="executive"><h2>Executive view <small>seed §7.1 — is it safe to ship?</small></h2>'
+    return (f'<section id="executive"><h2>Executive view <small>is it safe to ship?</small></h2>'
             f'<p class="lead">Profile <b>{escape(s["profile"])}</b>: a case PASSES only when all four P0 gates '
             f'were computed and passed and no claim is unsupported.</p><div class="tiles">{tiles}</div>'
             f'<div class="grid2"><div class="card">{figures.flag_donut(ex["flags"])}</div>'
@@ -156,11 +158,11 @@ def _debug(s: dict[str, Any], records: list[dict[str, Any]]) -> str:
               {True: "yes", False: "no", None: "n/a"}[p["same_top1"]], _fmt(p["doc_overlap"], False),
               _fmt(p["claim_equivalence"], False), escape(" / ".join(p["unmatched_claims"] or []))]
              for p in clir.get("details", [])]
-    clir_html = (f'<h3>Cross-lingual pairs <small class="muted">seed §5.2 — '
+    clir_html = (f'<h3>Cross-lingual pairs <small class="muted">'
                  f'{escape(str(clir.get("method", {}).get("claim_set", "")))}</small></h3><div class="card">'
                  + _table(["pair", "ko", "en", "same top-1 doc", "doc overlap", "claim equivalence",
                            "claims without a counterpart"], pairs, {4, 5}) + "</div>")
-    return (f'<section id="debug"><h2>Model debug view <small>seed §7.2 — where does it break?</small></h2>'
+    return (f'<section id="debug"><h2>Model debug view <small>where does it break?</small></h2>'
             f'<div class="grid2"><div class="card">{figures.hbar(d["claim_failure_top5"], "Claim failure patterns, top 5", if_empty="no failing claim")}'
             f'</div><div class="card">{figures.hbar(stage, "Failing cases by stage", figures.COLORS["WARNING"], if_empty="no failing case")}</div></div>'
             f'<div class="grid2"><div class="card">{figures.metric_distributions(records, thresholds)}</div>'
@@ -206,35 +208,64 @@ def _compliance(s: dict[str, Any], records: list[dict[str, Any]], queue_items: l
     items = [[_pill(i["flag_level"]), escape(i["query_id"]), escape(i["queue_type"]), i["priority"],
               escape(i["stratum"] or ""), escape(i["review_deadline"] or ""),
               escape(i["review_decision"] or "pending"), escape(i["reviewer_id"] or "")] for i in queue_items]
-    return (f'<section id="compliance"><h2>Compliance view <small>seed §7.3 — can every claim be audited?</small>'
+    return (f'<section id="compliance"><h2>Compliance view <small>can every claim be audited?</small>'
             f'</h2><div class="tiles">{tiles}</div><div class="grid2">'
             f'<div class="card"><h3>Review queue</h3>{_table(["", "count"], [["queued", q["queued"]], ["full review", q["full_review"]], ["sample review", q["sample_review"]], ["reviewed", q["reviewed"]]], {1})}</div>'
             f'<div class="card"><h3>Decisions</h3>{_table(["decision", "count"], [[k, v] for k, v in q["decisions"].items()], {1})}</div>'
-            f'</div><h3>Removed hallucinations <small class="muted">(answer filter, seed 002)</small></h3>'
+            f'</div><h3>Removed hallucinations <small class="muted">(answer filter)</small></h3>'
             f'<div class="card">{_table(["query", "kind", "removed", "replaced by"], removed)}</div>'
             f'<h3>Queue items</h3><div class="card">'
             f'{_table(["flag", "query", "queue", "priority", "stratum", "deadline", "decision", "reviewer"], items, {3})}'
             "</div></section>")
 
 
+def dataset_label(dataset: str | None) -> str:
+    """The data set as a report names it: the file or folder name and any note, never its path on the machine."""
+    head, sep, note = str(dataset or "").partition(" (")
+    return Path(head).name + (sep + note if sep else "")
+
+
+def _meta(summary: dict[str, Any]) -> str:
+    p = summary.get("pipeline", {})
+    return (f'{escape(summary.get("eval_id", ""))} · {escape(dataset_label(summary.get("dataset")))} · '
+            f'{summary["cases"]} cases · profile {escape(summary.get("profile", ""))} · '
+            f'answerer {escape(str(p.get("answerer", "?")))} · embedder {escape(str(p.get("embedder", "?")))} · '
+            f'{summary.get("seconds", "?")} s · {escape(summary.get("timestamp", ""))}')
+
+
 def render_report(summary: dict[str, Any], records: list[dict[str, Any]],
-                  queue_items: list[dict[str, Any]] | None = None) -> str:
-    """The report as one self-contained HTML string."""
+                  queue_items: list[dict[str, Any]] | None = None, *, plotly_src: str | None = None,
+                  links: list[tuple[str, str]] | None = None, note: str = "", icon: str | None = None) -> str:
+    """The report as one HTML string: self-contained (plotly inlined) unless `plotly_src` names a URL to load it
+    from; `links` (href, label) and `note` go in the header (the server's way back and its "live" line), `icon`
+    is the server's favicon URL."""
     from geunkeo.evaluate.report.dashboard import worst_cases
 
     s = {**summary, "_worst": worst_cases(records), "_records": records}
-    p = summary.get("pipeline", {})
-    meta = (f'{escape(summary.get("eval_id", ""))} · {escape(summary.get("dataset", ""))} · {summary["cases"]} cases · '
-            f'profile {escape(summary.get("profile", ""))} · answerer {escape(str(p.get("answerer", "?")))} · '
-            f'embedder {escape(str(p.get("embedder", "?")))} · {summary.get("seconds", "?")} s · '
-            f'{escape(summary.get("timestamp", ""))}')
-    return (f'<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8"><title>geunkeo evaluation '
-            f'{escape(summary.get("eval_id", ""))}</title><style>{_CSS}</style>'
-            f"<script>{get_plotlyjs()}</script></head><body>"
-            f'<header><h1>근거 geunkeo · evaluation report</h1><div class="meta">{meta}</div></header>'
-            '<nav><a href="#executive">Executive</a><a href="#debug">Model debug</a>'
+    script = (f'<script src="{escape(plotly_src)}" defer></script>' if plotly_src
+              else f"<script>{get_plotlyjs()}</script>") + f"<script>{figures.LAZY_PLOT}</script>"
+    script += f'<link rel="icon" type="image/svg+xml" href="{escape(icon)}">' if icon else ""
+    back = "".join(f'<a class="back" href="{escape(h)}">{escape(t)}</a>' for h, t in links or [])
+    live = f'<div class="meta" id="live">{escape(note)}</div>' if note else ""
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>geunkeo evaluation '
+            f'{escape(summary.get("eval_id", ""))}</title><style>{_CSS}</style>{script}</head><body>'
+            f'<header><h1>근거 geunkeo · evaluation report</h1><div class="meta">{_meta(summary)}</div>{live}</header>'
+            f'<nav>{back}<a href="#executive">Executive</a><a href="#debug">Model debug</a>'
             '<a href="#compliance">Compliance</a></nav><main>'
             f"{_executive(s)}{_debug(s, records)}{_compliance(s, records, queue_items or [])}</main></body></html>")
+
+
+def with_reviews(summary: dict[str, Any], queue: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`summary` with its review figures (queue, completion, agreement, disagreement) read now from the review
+    store `queue` (a ReviewQueue), and this run's queue items; the summary given is not changed."""
+    eval_id = summary.get("eval_id")
+    rq = queue.stats(eval_id)
+    out = {**summary, "review_queue": rq, "executive": {**summary["executive"]},
+           "compliance": {**summary["compliance"]}}
+    out["executive"]["review_completion_rate"] = rq["completion_rate"]
+    out["executive"]["review_agreement_rate"] = rq["agreement_rate"]
+    out["compliance"]["review_disagreement_rate"] = rq["disagreement_rate"]
+    return out, queue.items(eval_id=eval_id)
 
 
 def write_report(run_dir: str | Path, summary: dict[str, Any], records: list[dict[str, Any]],
