@@ -11,6 +11,7 @@ travel as `SearchOptions` / `AnswerOptions`, never as modified copies of the Set
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Mapping
@@ -32,11 +33,14 @@ from geunkeo.query.base import QueryPlan
 from geunkeo.query.pipeline import QueryPipeline
 from geunkeo.retrieve.base import Hit, Reranker, SearchResult
 from geunkeo.retrieve.hybrid import HybridRetriever
-from geunkeo.text.analyzer import analyzer_version
+from geunkeo.text.analyzer import ANALYZER_REVISION, analyzer_version, revision_of
+from geunkeo.text.kiwi import use_revision
 from geunkeo.trace import Trace
 
 if TYPE_CHECKING:  # built on the first answer: importing the engine does not load the answer stage
     from geunkeo.answer.parts import AnswerParts
+
+log = logging.getLogger("geunkeo.engine")
 
 __all__ = ["AnswerOptions", "Engine", "SearchOptions", "SearchResult", "ask", "open_index"]
 
@@ -82,12 +86,22 @@ class Engine:
                 f"index was built with embedder {self.manifest.embedder!r} but settings ask for "
                 f"{self.settings.index.embedder!r}; use the same embedder or rebuild"
             )
-        if self.manifest.analyzer_version != analyzer_version():
-            # query terms from another analyzer miss the index's postings: BM25 would degrade without a word
+        # Query terms from another analyzer miss the index's postings (BM25 would degrade without a word): an
+        # index of an older revision of this Kiwi is searched with that revision's Kiwi; anything else is refused.
+        revision = revision_of(self.manifest.analyzer_version)
+        if revision is None:
             raise ConfigError(
                 f"index terms come from {self.manifest.analyzer_version}, this process analyses queries with "
-                f"{analyzer_version()}; rebuild the index with `geunkeo index --replace`"
+                f"{analyzer_version(ANALYZER_REVISION)}; rebuild the index with `geunkeo index --replace`"
             )
+        try:
+            use_revision(revision)
+        except ConfigError as exc:
+            raise ConfigError(f"cannot open {self.path}: {exc}") from exc
+        if revision != ANALYZER_REVISION:
+            log.info("%s was built with analyzer revision %d; its queries are analysed the same way (Kiwi loads "
+                     "slower); `geunkeo index --replace` rebuilds it with revision %d", self.path, revision,
+                     ANALYZER_REVISION)
         limit_blas_threads(self.settings.index.search_blas_threads)
         self.store: StoreReader = open_store(self.settings, self.path, self.manifest)
         # Query vectors are not cached: a query is embedded fresh. Passages and LLM-written texts go through

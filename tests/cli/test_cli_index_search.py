@@ -88,6 +88,27 @@ def test_info_and_delete(index_dir):
     assert info["documents"] == 1 and "en" not in info["langs"]
 
 
+def test_info_says_when_an_index_needs_or_wants_a_rebuild(index_dir, tmp_path):
+    import shutil
+
+    from geunkeo.index.manifest import current_generation
+    from geunkeo.text.analyzer import analyzer_version
+
+    res = runner.invoke(app, ["info", "--index", str(index_dir)])
+    assert res.exit_code == 0 and "rebuild" not in res.output
+    idx = tmp_path / "idx"
+    shutil.copytree(index_dir, idx)
+    path = current_generation(idx) / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for version, says in [(analyzer_version(1), "built with analyzer revision 1: searches load that revision's "
+                                                "slower Kiwi; `geunkeo index --replace` rebuilds it with revision 2"),
+                          ("kiwi-0.0.1/geunkeo-analyzer-2", "its terms come from kiwi-0.0.1/geunkeo-analyzer-2, which "
+                                                            "this geunkeo cannot analyse queries with: rebuild it")]:
+        path.write_text(json.dumps({**data, "analyzer_version": version}), encoding="utf-8")
+        res = runner.invoke(app, ["info", "--index", str(idx)])
+        assert res.exit_code == 0 and says in " ".join(res.output.split())
+
+
 def test_missing_index_is_a_clear_error(tmp_path):
     res = runner.invoke(app, ["search", "휴학", "--index", str(tmp_path / "nope")])
     assert res.exit_code == 2

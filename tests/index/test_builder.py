@@ -161,6 +161,13 @@ def test_each_distinct_title_is_embedded_once():
     assert vecs.tolist() == [[3, 1], [2, 1], [3, 1], [3, 1]]
 
 
+def _set_analyzer_version(idx: Path, version: str) -> None:
+    path = current_generation(idx) / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["analyzer_version"] = version
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
 def test_opening_an_index_built_by_another_analyzer_is_refused(corpus, tmp_path):
     import geunkeo
     from geunkeo.errors import ConfigError
@@ -168,12 +175,44 @@ def test_opening_an_index_built_by_another_analyzer_is_refused(corpus, tmp_path)
     idx = tmp_path / "idx"
     build_index([corpus], idx, replace=True)
     geunkeo.open_index(idx)  # the same analyzer: opens
-    path = current_generation(idx) / "manifest.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["analyzer_version"] = data["analyzer_version"].replace("geunkeo-analyzer-", "geunkeo-analyzer-0")
-    path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ConfigError, match="rebuild the index with `geunkeo index --replace`"):
+    for other in ("kiwi-0.24.1/geunkeo-analyzer-02", "kiwi-0.0.1/geunkeo-analyzer-1", "kiwi-0.0.1/geunkeo-analyzer-2"):
+        _set_analyzer_version(idx, other)
+        with pytest.raises(ConfigError, match=f"index terms come from {other}, .*"
+                                              "rebuild the index with `geunkeo index --replace`"):
+            geunkeo.open_index(idx)
+
+
+def test_an_index_of_the_older_analyzer_revision_is_searched_with_that_revision(corpus, tmp_path):
+    """Revision 1 (Kiwi with its multi-word dictionary) indexes still open, in a process of their own: the
+    queries are analysed with revision 1's Kiwi. A process already analysing with revision 2 refuses, saying why,
+    and an incremental build refuses to mix revisions."""
+    import geunkeo
+    from geunkeo.errors import ConfigError
+    from geunkeo.text.analyzer import ANALYZER_REVISION, analyzer_version
+
+    assert ANALYZER_REVISION == 2
+    idx = tmp_path / "idx"
+    build_index([corpus], idx, replace=True)
+    old = analyzer_version(1)
+    assert old.endswith("/geunkeo-analyzer-1") and old != analyzer_version(2)
+    _set_analyzer_version(idx, old)
+    code = (
+        "import sys, geunkeo; from geunkeo.text.kiwi import active_revision, get_kiwi; "
+        f"idx = geunkeo.open_index({str(idx)!r}); hits = idx.search('휴학 기간은 몇 년?', k=3).hits; "
+        "print(active_revision(), get_kiwi().tokenize('휴학')[0].form, hits[0].chunk.doc_id)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["1", "휴학", "hakchik"]
+
+    with pytest.raises(ConfigError, match=r"cannot open .*idx: this process already analyses text with analyzer "
+                                          r"revision 2, not 1; .*rebuild the older index"):
         geunkeo.open_index(idx)
+    with pytest.raises(IndexError_, match="was built with .*geunkeo-analyzer-1 .*Rebuild with --replace"):
+        build_index([corpus], idx)
+    build_index([corpus], idx, replace=True)
+    assert read_manifest(idx).analyzer_version == analyzer_version(2)
+    geunkeo.open_index(idx)
 
 
 def test_replace_with_no_documents_keeps_the_index_it_would_have_emptied(tmp_path):

@@ -52,3 +52,19 @@ def test_language_detection():
     assert detect_lang("휴학 신청 방법") == "ko"
     assert detect_lang("How do I apply for leave?") == "en"
     assert detect_lang("AML 규정 compliance officer 보고 의무와 reporting deadline") == "mixed"
+
+
+def test_analyzer_versions_name_their_revision_and_only_known_ones_are_recognised():
+    from geunkeo.errors import ConfigError
+    from geunkeo.text.analyzer import ANALYZER_REVISION, analyzer_version, revision_of
+    from geunkeo.text.kiwi import KIWI_OPTIONS, kiwi_version, use_revision
+
+    assert KIWI_OPTIONS == {1: {}, 2: {"load_multi_dict": False}}
+    assert analyzer_version(1) == f"kiwi-{kiwi_version()}/geunkeo-analyzer-1"
+    assert [revision_of(analyzer_version(r)) for r in (1, 2)] == [1, 2]
+    assert revision_of(f"kiwi-{kiwi_version()}/geunkeo-analyzer-02") is None
+    assert revision_of("kiwi-0.0.1/geunkeo-analyzer-2") is None
+    assert get_analyzer().version == analyzer_version() == analyzer_version(ANALYZER_REVISION)
+    with pytest.raises(ConfigError, match=r"unknown analyzer revision 7; choose one of \[1, 2\]"):
+        use_revision(7)
+    use_revision(ANALYZER_REVISION)  # the revision this process already analyses with: no change

@@ -188,6 +188,15 @@ def info_cmd(index: Path = typer.Option(..., "--index", "-i"), as_json: bool = t
         table.add_row(key, str(val))
     table.add_row("titles", str(len(titles)))
     console.print(table)
+    from geunkeo.text.analyzer import ANALYZER_REVISION, revision_of
+
+    revision = revision_of(m.analyzer_version)
+    if revision is None:
+        console.print(f"[yellow]its terms come from {m.analyzer_version}, which this geunkeo cannot analyse queries "
+                      "with: rebuild it with `geunkeo index --replace` before searching[/]")
+    elif revision != ANALYZER_REVISION:
+        console.print(f"[yellow]built with analyzer revision {revision}: searches load that revision's slower Kiwi; "
+                      f"`geunkeo index --replace` rebuilds it with revision {ANALYZER_REVISION}[/]")
 
 
 def delete_cmd(doc_ids: list[str] = typer.Argument(..., help="doc_ids to remove"),

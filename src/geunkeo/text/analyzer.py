@@ -16,10 +16,10 @@ from functools import lru_cache
 
 import Stemmer
 
-from geunkeo.text.kiwi import get_kiwi, kiwi_version
+from geunkeo.text.kiwi import CURRENT_REVISION, KIWI_OPTIONS, active_revision, get_kiwi, kiwi_version
 from geunkeo.text.patterns import ARTICLE_REF, HANGUL, normalize_article_ref
 
-ANALYZER_REVISION = 2  # 2: Kiwi without its multi-word dictionary (text/kiwi.py)
+ANALYZER_REVISION = CURRENT_REVISION  # what a new index is built with; Kiwi's options per revision: text/kiwi.py
 
 _NOUN_TAGS = {"NNG", "NNP", "NR", "SN", "SH", "XR"}
 _VERB_TAGS = {"VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"}
@@ -35,10 +35,15 @@ EN_STOPWORDS = frozenset(
 )
 
 
-def analyzer_version() -> str:
-    """The analyzer's version (Kiwi's and this module's revision), known without loading Kiwi: an index records
-    it, and terms from another version do not match its postings."""
-    return f"kiwi-{kiwi_version()}/geunkeo-analyzer-{ANALYZER_REVISION}"
+def analyzer_version(revision: int | None = None) -> str:
+    """The analyzer's version (Kiwi's and the revision this process analyses with, or `revision`), known without
+    loading Kiwi: an index records it, and terms from another version do not match its postings."""
+    return f"kiwi-{kiwi_version()}/geunkeo-analyzer-{active_revision() if revision is None else revision}"
+
+
+def revision_of(version: str) -> int | None:
+    """The revision of this Kiwi release that writes `version`, or None (another Kiwi, an unknown revision)."""
+    return next((r for r in KIWI_OPTIONS if analyzer_version(r) == version), None)
 
 
 class Analyzer:
@@ -46,7 +51,10 @@ class Analyzer:
 
     def __init__(self) -> None:
         self._stemmer = Stemmer.Stemmer("english")
-        self.version = analyzer_version()
+
+    @property
+    def version(self) -> str:
+        return analyzer_version()
 
     # -- public API -------------------------------------------------------------------------------------------
     def terms(self, text: str) -> list[str]:
