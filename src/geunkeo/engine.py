@@ -126,8 +126,10 @@ class Engine:
         if not self._llm_loaded:
             from geunkeo.llm.registry import get_llm
 
-            self._llm = get_llm(self.settings)
-            self._llm_loaded = True
+            with _PARTS_LOCK:
+                if not self._llm_loaded:
+                    self._llm = get_llm(self.settings)
+                    self._llm_loaded = True
         return self._llm
 
     def answer_parts(self) -> AnswerParts:

@@ -147,3 +147,15 @@ def test_a_plan_the_question_numbers_that_the_documents_do_not_name_is_unmatched
     assert not any("차" in u for u in same.unmatched)
     unnumbered = Chunk("plan#p4", "plan", "청년 주거 지원 계획", "공공임대 공급 비율은 15% 이상이다.", "p.4")
     assert not any("차" in u for u in assess("제3차 계획의 공공임대 공급 비율은?", _hits(unnumbered)).unmatched)
+
+
+def test_an_article_item_is_no_series_member_and_counts_compare_as_numbers():
+    from geunkeo.answer.answerability import other_members
+
+    rules = Chunk("rules#a10", "rules", "장학 규정", "제10조(지급 제한) 다음 제1호 및 제3호의 학생에게는 지급하지 않는다.",
+                  "장학 규정 제10조")
+    assert other_members("제10조 제2호에 해당하면 장학금을 못 받나요?", _hits(rules)) == []
+    assert other_members("시행령 19조3항1호 다목, 2호에 해당하는 경우는?", _hits(rules)) == []
+    cohort = Chunk("cohort#p1", "cohort", "청년 인턴", "02기 인턴은 2024년에 선발되었다.", "p.1")
+    assert other_members("2기 인턴은 언제 뽑았어?", _hits(cohort)) == []
+    assert other_members("3기 인턴은 언제 뽑았어?", _hits(cohort)) != []

@@ -155,3 +155,10 @@ def test_a_section_heading_never_leads_an_answer():
                            "지급한다.", "p.2"), score=1.0)
     ans = ExtractiveAnswerer(AnswerSettings()).answer("창업 지원 개요 알려줘", [page])
     assert ans.sentences and "500만 원" in ans.sentences[0].text
+
+
+def test_counts_ignore_calendar_years_and_listed_semesters():
+    from geunkeo.answer.slots import counts_of
+
+    assert counts_of("2026년 3월부터 시행한다", "년") == set() and counts_of("최대 4년까지 가능", "년") == {"4"}
+    assert "12" not in counts_of("1,2학기 중에 신청한다", "학기") and counts_of("1,000회 이상", "회") == {"1000"}

@@ -62,11 +62,13 @@ def test_a_chunk_scores_by_its_best_window():
     assert np.allclose(s.dense_scores(_vec(1)), [0.0, 1.0, 0.0])
 
 
-def test_chunks_score_by_their_own_vector_until_every_chunk_has_windows():
+def test_a_chunk_without_windows_scores_by_its_own_vector():
     s = EmbeddedStore(8)
     s.upsert([_chunk("a", 1, "x"), _chunk("b", 1, "z")], [["x"], ["z"]], np.stack([_vec(0), _vec(2)]))
+    assert np.allclose(s.dense_scores(_vec(2)), [0.0, 1.0])  # no windows at all
     s.upsert_windows(["a#1"], np.stack([_vec(5)]))
-    assert np.allclose(s.dense_scores(_vec(0)), [1.0, 0.0])  # b#1 has no window yet
+    assert np.allclose(s.dense_scores(_vec(5)), [1.0, 0.0])  # a#1 by its window
+    assert np.allclose(s.dense_scores(_vec(2)), [0.0, 1.0])  # b#1, without windows, by its own vector
     with pytest.raises(ValueError, match="not in the store"):
         s.upsert_windows(["c#1"], np.stack([_vec(1)]))
 
@@ -74,7 +76,8 @@ def test_chunks_score_by_their_own_vector_until_every_chunk_has_windows():
 def test_windows_follow_replaced_and_deleted_documents_and_survive_save_and_load(tmp_path):
     s = _store_with_windows()
     s.upsert([_chunk("a", 3, "w")], [["w"]], np.stack([_vec(3)]))
-    assert s.dense_scores(_vec(5)).max() == 0.0  # a's windows went with a's chunks; b alone has windows
+    assert s.dense_scores(_vec(5)).max() == 0.0  # a's windows went with a's chunks
+    assert np.allclose(s.dense_scores(_vec(3)), [0.0, 1.0])  # a#3 (after b#1), no window yet: its own vector
     s.upsert_windows(["a#3"], np.stack([_vec(6)]))
     s.save(tmp_path / "g")
     t = EmbeddedStore.load(tmp_path / "g")
@@ -89,3 +92,21 @@ def test_a_window_file_that_does_not_match_its_owners_is_an_index_error(tmp_path
     np.save(tmp_path / "g" / "window_vectors.npy", np.stack([_vec(1)]))
     with pytest.raises(IndexError_, match="window"):
         EmbeddedStore.load(tmp_path / "g")
+
+
+def test_window_vectors_of_another_width_are_an_index_error(tmp_path):
+    s = _store_with_windows()
+    s.save(tmp_path / "g")
+    np.save(tmp_path / "g" / "window_vectors.npy", np.zeros((4, 5), dtype=np.float32))
+    with pytest.raises(IndexError_, match="wide"):
+        EmbeddedStore.load(tmp_path / "g")
+
+
+def test_a_window_too_small_to_hold_a_sentence_is_refused():
+    from pydantic import ValidationError
+
+    from geunkeo.config import Settings
+
+    assert Settings(index={"dense_window_chars": 0}).index.dense_window_chars == 0
+    with pytest.raises(ValidationError, match="at least 50"):
+        Settings(index={"dense_window_chars": 1})

@@ -136,17 +136,24 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
     return None
 
 
+def _members(text: str) -> dict[str, set[int]]:
+    """Series members by counter (차, 기, 단계). Not 호: in regulations it numbers an article's items (제2호,
+    3항1호, ", 2호"), laws (법률 제12345호) and rooms far more often than a series the question could mean."""
+    return {counter: {int(n) for n in numbers} for counter, numbers in ordinals(text).items() if counter != "호"}
+
+
 def other_members(query: str, top: list[Hit]) -> list[str]:
-    """The numbered members of a series the question names (the 3rd plan, fund no. 2, phase 2) that no top chunk
+    """The numbered members of a series the question names (the 3rd plan, the 2nd cohort, phase 2) that no top chunk
     names while one names another member of that series: the documents are about another plan, fund or phase."""
-    asked = ordinals(query)
+    asked = _members(query)
     if not asked:
         return []
-    said: dict[str, set[str]] = {}
+    said: dict[str, set[int]] = {}
     for h in top:
-        for counter, numbers in ordinals(f"{h.chunk.title} {h.chunk.location} {h.chunk.text}").items():
+        for counter, numbers in _members(f"{h.chunk.title} {h.chunk.location} {h.chunk.text}").items():
             said.setdefault(counter, set()).update(numbers)
-    return [f"{'/'.join(sorted(numbers))}{counter} (the documents name {', '.join(sorted(said[counter]))}{counter})"
+    return [f"{'/'.join(map(str, sorted(numbers)))}{counter} (the documents name "
+            f"{', '.join(map(str, sorted(said[counter])))}{counter})"
             for counter, numbers in asked.items() if said.get(counter) and not said[counter] & numbers]
 
 

@@ -116,9 +116,11 @@ def label_slots(label: str) -> dict[str, str]:
 
 
 def counts_of(sentence: str, unit: str) -> set[str]:
-    """The numbers a sentence gives of `unit` (as written, commas dropped), by the rule of `states_count_of`."""
-    return {m.replace(",", "") for m in
-            re.findall(rf"(?<!학년도\s)(?<!학년도)(?<![\d,.제])({_NUM})\s*(?:개\s*)?{unit}", sentence)}
+    """The numbers a sentence gives of `unit` (as written, thousands commas dropped), by the rule of
+    `states_count_of`; "1,2학기" (two semesters listed) gives 1 and 2, and a calendar year ("2026년 3월") none."""
+    found = re.findall(rf"(?<!학년도\s)(?<!학년도)(?<![\d,.제])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)\s*(?:개\s*)?{unit}"
+                       rf"(?!\s*\d+\s*월)", sentence)
+    return {n.replace(",", "") for n in found if not re.fullmatch(r"(?:19|20)\d\d", n)}
 
 
 def states_other_count(sentence: str, unit: str) -> bool:

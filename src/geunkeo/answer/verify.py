@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -396,13 +397,16 @@ class LazyChecker:
         self._build = build
         self._checker: SupportChecker | None = None
         self.error: str | None = None
+        self._lock = threading.Lock()  # answers arriving together at a fresh server build it once
 
     def get(self) -> SupportChecker | None:
         if self._checker is None and self.error is None:
-            try:
-                self._checker = self._build()
-            except (ConfigError, OSError, ImportError, RuntimeError, ValueError) as e:
-                self.error = f"{type(e).__name__}: {e}"
+            with self._lock:
+                if self._checker is None and self.error is None:
+                    try:
+                        self._checker = self._build()
+                    except (ConfigError, OSError, ImportError, RuntimeError, ValueError) as e:
+                        self.error = f"{type(e).__name__}: {e}"
         return self._checker
 
 

@@ -72,10 +72,11 @@ class EmbeddedStore(VectorStore):
         self._title_text: dict[str, str] = {}
         self._title_vecs = np.zeros((0, dim), dtype=np.float32)
         self._doc_rows: dict[str, np.ndarray] = {}
-        # window vectors (index/windows.py), grouped by their chunk's row; `_wstart[i]` = chunk i's first window,
-        # None while some chunk has none (an index built before windows): then chunks score by their own vector
+        # window vectors (index/windows.py), grouped by their chunk's row: chunk `_wowned[i]`'s windows start at
+        # `_wstart[i]`; a chunk without windows (an index built or updated without them) scores by its own vector
         self._wvecs = np.zeros((0, dim), dtype=np.float32)
         self._wchunk: list[str] = []
+        self._wowned: np.ndarray | None = None
         self._wstart: np.ndarray | None = None
 
     # -- writing ----------------------------------------------------------------------------------------------
@@ -120,16 +121,13 @@ class EmbeddedStore(VectorStore):
         self._index_windows()
 
     def _index_windows(self) -> None:
-        """Orders the windows by their chunk's row and finds each chunk's first; `_wstart` None unless every
-        chunk has a window."""
+        """Orders the windows by their chunk's row and finds the first window of each chunk that has any."""
         owner = np.asarray([self._pos[c] for c in self._wchunk], dtype=np.int64)
         if len(owner) and np.any(np.diff(owner) < 0):
             order = np.argsort(owner, kind="stable")
             owner, self._wvecs = owner[order], np.asarray(self._wvecs)[order]
             self._wchunk = [self._wchunk[i] for i in order]
-        n = len(self._chunks)
-        covered = n > 0 and len(owner) > 0 and np.unique(owner).size == n
-        self._wstart = np.searchsorted(owner, np.arange(n)) if covered else None
+        self._wowned, self._wstart = np.unique(owner, return_index=True) if len(owner) else (None, None)
 
     def set_titles(self, titles: dict[str, str], vectors: np.ndarray) -> None:
         pos = {d: i for i, d in enumerate(self._title_ids)}
@@ -194,11 +192,16 @@ class EmbeddedStore(VectorStore):
         return [ScoredId(self._chunks[i].chunk_id, float(scores[i])) for i in idx]
 
     def dense_scores(self, vector: np.ndarray) -> np.ndarray:
-        """Each chunk's cosine to `vector`: its best window's when every chunk has windows, else its own."""
+        """Each chunk's cosine to `vector`: its best window's when it has windows, else its own vector's."""
         vector = np.asarray(vector, dtype=np.float32)
-        if self._wstart is not None:
-            return np.maximum.reduceat(np.asarray(self._wvecs) @ vector, self._wstart)
-        return np.asarray(self._vecs) @ vector
+        if self._wstart is None or self._wowned is None:
+            return np.asarray(self._vecs) @ vector
+        best = np.maximum.reduceat(np.asarray(self._wvecs) @ vector, self._wstart)
+        if len(self._wowned) == len(self._chunks):
+            return best
+        scores = np.asarray(self._vecs) @ vector
+        scores[self._wowned] = best
+        return scores
 
     def search_titles(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
         if not self._title_ids:
@@ -271,6 +274,9 @@ class EmbeddedStore(VectorStore):
             owner = _read(path / "window_owner.npy", np.load)
             store._wvecs = _read(path / "window_vectors.npy", lambda f: np.load(f, mmap_mode="r"))
             _same_rows(path / "window_vectors.npy", len(store._wvecs), "windows in window_owner.npy", len(owner))
+            if len(owner) and store._wvecs.shape[1:] != (store.dim,):
+                raise IndexError_(f"{path / 'window_vectors.npy'} holds {store._wvecs.shape[1:]}-wide vectors for a "
+                                  f"{store.dim}-dimensional index; rebuild the index with `geunkeo index --replace`")
             if len(owner) and (owner.min() < 0 or owner.max() >= len(store._chunks)):
                 raise IndexError_(f"{path / 'window_owner.npy'} names chunks that chunks.jsonl does not hold; "
                                   "rebuild the index with `geunkeo index --replace`")
