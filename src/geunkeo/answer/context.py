@@ -126,8 +126,8 @@ class ContextIndex:
 
     @staticmethod
     def _riders(doc: ContextDoc, text: str) -> None:
-        """Each rider of a chunk that holds several 특별약관 has its own articles and paragraphs ("상해통원 특별약관 제1조
-        제2항" is that rider's ②, not the chunk's first 제1조's)."""
+        """Each rider of a chunk that holds several 특별약관 has its own articles and paragraphs (a rider's 제1조
+        제2항 is that rider's ②, not the chunk's first 제1조's)."""
         for name, key, body in rider_articles(text):
             doc.pairs.setdefault((name, key), body[:200])
             doc.mentioned.setdefault((name, key), set()).update(CIRCLED[c] for c in body if c in CIRCLED)

@@ -1,5 +1,5 @@
 """Claims in another language than the chunk they cite (an English answer over a Korean 학칙): the checks the
-one-language rules cannot make (issue 30 item 4).
+one-language rules cannot make.
 
 A claim must share content with its chunk: verify.py's number and article checks run first; here
 1. the claim must be a sentence of its language at all: four or more Latin-script words without one English
@@ -100,7 +100,7 @@ def polarity_flip(claim: str, negated: frozenset[str], sentences) -> Finding | N
         s, w = negating[0]
         return Finding("contradicted", "polarity (cross-lingual)",
                        f"the sentence affirms what the cited context negates ('{w}')", s)
-    # a negated claim: only what its negation scopes over counts ("cannot take a general leave": 일반휴학), and only
+    # a negated claim: only what its negation scopes over counts ("cannot <verb> <object>": the object), and only
     # against sentences that negate nothing (a restated sentence with its own negation may say the same)
     scoped = korean_terms(" ".join(sorted(negated))) if negated else frozenset()
     affirming = [(s, w) for s, p in closest if not p.negated for w in sorted(_touches(p.affirmed, scoped))]

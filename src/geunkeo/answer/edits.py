@@ -193,7 +193,7 @@ _KO_MEANS_OPENING = re.compile(r"^\s*(?:(?:이메일|메일|팩스|홈페이지)
 _KO_MEANS_PARTICLE = re.compile(r"(?:으로|로)\s+")
 _SITE_LABEL = re.compile(r"(홈페이지|누리집|웹사이트|사이트|포털|website|web\s?site|portal)(?:\s*\(|\s+at)?\s*$", re.I)
 _ASIDE_END = re.compile(r"(?<=[가-힣])\([^()]*\)$")
-# the lettered part a clause is cited under: "Part C, " before "clause 9.6"
+# the lettered part a clause is cited under (Part + capital letter + comma), just before the clause
 _CONTAINER = re.compile(r"\b(?:Part|PART)\s[A-Z],\s?$")
 _POSSESSIVE = re.compile(r"(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:the\s+)?$")
 
@@ -511,7 +511,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 cut(e, label.end(1), end)
                 continue
             apposed = _KO_APPOSED.search(s, max(0, e.start - 20), e.start) if e.norm.startswith(ROOM) else None
-            if apposed:  # "국제교류팀 사무실인 <invented room>로 제출하세요" → "국제교류팀 사무실로 제출하세요"
+            if apposed:  # "<office> 사무실인 <invented room>로" → "<office> 사무실로": the room goes, the office stays
                 cut(e, apposed.start(1), e.end)
                 continue
             last_pair = _KO_LAST_PAIR.search(s, max(0, e.start - 40), e.start) if lang == "ko" else None
@@ -562,8 +562,8 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                         out.update({id(back[k]): v for k, v in sub.items() if k in back})
                         return (capitalize_first(new) if lang == "en" else new), False, True, out
                 if _SEND_TO.get(lang, _SEND_TO["ko"]).match(s, e.end) and _cites_beyond(s, bad):
-                    # "우선 선발(제6조 제3항) 관련 문의는 <invented>로 보내 주세요": the office stands in for the
-                    # address, so the real article the sentence names is not lost with it
+                    # "send <topic>(<real article>) questions to <invented address>": the office stands in for
+                    # the address, so the real article the sentence names is not lost with it
                     edits.append((e.start, e.end, phrases["department"]))
                     repl[id(e)] = phrases["contact"]
                     needs_contact = True
@@ -580,7 +580,7 @@ def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, b
                 if owner:  # "Finance's Payroll Support Unit" → "Finance": the owner named before it is real
                     start, word = owner.start(), ""
                 part = _ending_at(_CONTAINER, s, e.start) if e.kind == "citation" else None
-                if part:  # "under Part C, clause 9.6" → "under the relevant provision", not "Part D, the …"
+                if part:  # the lettered part goes with the clause it contains: the generic phrase replaces both
                     start = part.start()
             end = e.end
             if e.kind == "citation" and e.article.startswith("Prt"):  # "Part F (Extra Benefits)": its title too

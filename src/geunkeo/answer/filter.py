@@ -250,12 +250,12 @@ class HallucinationFilter:
                     if found is not None:
                         state["last_named"] = alike[0]
                 if found is None and e.ref == "named" and e.regulation and not _HANGUL.search(e.regulation):
-                    # "Section 2.4 of the KSU Exchange Handbook": the context's title, abbreviated
+                    # a section of a document named by an abbreviation of the context's title
                     alike = ctx.titled_like(e.regulation)
                     found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
                     if found is None and not alike and ctx.all_titles_korean():
-                        # "Article 9(3) of the Solmaru University Regulations" over a Korean 학칙: an English
-                        # answer names the Korean document in English; its kind picks the contexts it can be
+                        # an English article citation of a university's regulations over a Korean 학칙: an
+                        # English answer names the Korean document in English; its kind picks the contexts it can be
                         en_kind = _en_kind(e.regulation)
                         found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(en_kind, ""),
                                              e.item) if en_kind else None

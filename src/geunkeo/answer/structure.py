@@ -293,7 +293,7 @@ def lists_item(text: str, art: str, item: str, para: int | None = None) -> bool:
             return False  # "Section 2.5(5)": 2.5 numbers its points (1)-(4)
     if not mok:
         return True
-    # the cited paragraph's own item: "제6조 제3항 제1호 다목" is ③'s item 1, not ①'s
+    # the cited paragraph's own item: 제N조 제3항 제1호 다목 is ③'s item 1, not ①'s
     return has_mok(seg if seg is not None else text, num, mok)
 
 
@@ -312,7 +312,7 @@ def ascii_width(text: str) -> str:
 def extracted_text(text: str) -> str:
     """A chunk's text as PDF or OCR extraction should have given it, for checking an answer against it: full-width
     characters as ASCII ("（０２）" → "(02)"), no spaces around a number's hyphens ("02 - 2260 - 4415"), words
-    wrapped with a hyphen joined ("Stu-\ndent"), syllables spaced out joined ("교 무 지 원 팀")."""
+    wrapped with a hyphen joined (a word split "…-" / next line), syllables spaced out joined ("교 무 지 원 팀")."""
     out = ascii_width(text)
     out = _SPACED_HYPHEN.sub(lambda m: m.group(1) or "", out)
     out = _WRAPPED_WORD.sub("", out)

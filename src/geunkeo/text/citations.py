@@ -171,7 +171,7 @@ _ARTICLE_KEYS: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
     (re.compile(r"\b(?:Section|SECTION)\s([A-Z])\b(?![.\d])"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\b(?:Annex|ANNEX)\s?([A-Z0-9])\b"), lambda m: "Anx" + m.group(1)),
     (re.compile(r"\b(?:Appendix|APPENDIX)\s?([A-Z0-9])\b"), lambda m: "Apx" + m.group(1)),
-    # a policy wording's lettered parts: "Part C — What we pay"; numbered parts ("Part 2") stay sections
+    # a policy wording's lettered parts (Part + one capital letter); numbered parts stay sections
     (re.compile(r"\b(?:Part|PART)\s([A-Z])\b"), lambda m: "Prt" + m.group(1)),
     (re.compile(r"\bGC(?=\s?\d)"), lambda m: "GC"),
     (re.compile(r"\b(?:[Ss]chedule|SCHEDULE)\s([A-Z])\b(?!\.\d|\d)"), lambda m: "Sch" + m.group(1)),  # "Schedule B"
