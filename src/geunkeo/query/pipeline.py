@@ -155,6 +155,12 @@ class PlanContext:
     vocabulary_added: list[str] = field(default_factory=list)
     rec: StageRecord = field(default_factory=lambda: StageRecord(""))  # the running stage's trace record
 
+    def expand(self, term: str, weight: float, source: str, added: list[str]) -> None:
+        """Adds an expansion term the table lacks while the stage's `added` is within the budget."""
+        if term not in self.terms and len(added) < self.budget:
+            self.terms[term], self.sources[term] = weight, source
+            added.append(term)
+
 
 class QueryStage(Protocol):
     """One step of `QueryPipeline.plan`: `(plan, context) -> plan`. `name` is its trace stage; an untimed stage
@@ -244,7 +250,7 @@ class Vocabulary(_Stage):
     toggles: tuple[str, ...] = ("vocabulary", "glossary")
 
     def __call__(self, plan: QueryPlan, ctx: PlanContext) -> QueryPlan:
-        pipe, on, text, terms, sources = ctx.pipeline, ctx.on, plan.text, ctx.terms, ctx.sources
+        pipe, on, text, sources = ctx.pipeline, ctx.on, plan.text, ctx.sources
         added = ctx.vocabulary_added
         own = analyzer_terms(text)
         found: list[tuple[str, str, float]] = []  # (term, source, weight)
@@ -258,9 +264,7 @@ class Vocabulary(_Stage):
             found += [(h.term, f"glossary:{h.source}", vw["glossary"])
                       for h in pipe.vocabulary.expand_ko_en(text, list(own))]
         for t, src, w in found:
-            if t not in terms and len(added) < ctx.budget:
-                terms[t], sources[t] = w, src
-                added.append(t)
+            ctx.expand(t, w, src, added)
         ctx.rec.info.update(added=added, glossary_to=targets)
         what = ("stage off" if not (on["vocabulary"] or on["glossary"]) else f"added {len(added)}")
         plan.trace.decide("query.vocabulary", what, terms={t: sources[t] for t in added}, glossary_to=targets,
@@ -296,7 +300,7 @@ class Morph(_Stage):
     toggles: tuple[str, ...] = ("morph_expansion",)
 
     def __call__(self, plan: QueryPlan, ctx: PlanContext) -> QueryPlan:
-        pipe, terms, sources = ctx.pipeline, ctx.terms, ctx.sources
+        pipe = ctx.pipeline
         added: list[str] = []
         if ctx.on["morph_expansion"] and plan.lang != "en":
             exp = pipe.expander.expand(plan.text)
@@ -307,9 +311,7 @@ class Morph(_Stage):
             pairs = [(v, (v,)) for v in exp.lemmas] + [(v, analyzer_terms(v)) for v in exp.alternatives]
             for v, vterms in pairs:
                 for t in vterms:
-                    if t not in terms and len(added) < ctx.budget:
-                        terms[t], sources[t] = pipe.settings.query.morph_weight, f"morph:{v}"
-                        added.append(t)
+                    ctx.expand(t, pipe.settings.query.morph_weight, f"morph:{v}", added)
             ctx.rec.info.update(mode=pipe.expander.mode, variants=exp.as_dict())
         ctx.rec.info.update(added=added)
         plan.trace.decide("query.morph", f"added {len(added)}" if ctx.on["morph_expansion"] else "stage off",
@@ -332,9 +334,7 @@ class Synonyms(_Stage):
         skip_formal = ctx.form.label == "formal" and not qs.synonyms_for_formal
         if ctx.on["synonyms"] and not skip_formal:
             for hit in ctx.pipeline.synonyms.expand(list(terms)):
-                if hit.term not in terms and len(added) < ctx.budget:
-                    terms[hit.term], sources[hit.term] = qs.synonym_weight, hit.source
-                    added.append(hit.term)
+                ctx.expand(hit.term, qs.synonym_weight, hit.source, added)
         ctx.rec.info.update(added=added)
         what = "stage off" if not ctx.on["synonyms"] else "formal query: skipped" if skip_formal else \
             f"added {len(added)}"
