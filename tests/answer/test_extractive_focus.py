@@ -162,3 +162,16 @@ def test_counts_ignore_calendar_years_and_listed_semesters():
 
     assert counts_of("2026년 3월부터 시행한다", "년") == set() and counts_of("최대 4년까지 가능", "년") == {"4"}
     assert "12" not in counts_of("1,2학기 중에 신청한다", "학기") and counts_of("1,000회 이상", "회") == {"1000"}
+
+
+def test_a_unit_sharing_nothing_with_the_question_is_not_quoted_when_others_do():
+    from geunkeo.answer.extractive import Unit, _Candidate
+
+    bare = _Candidate(0, Unit("접수는 온라인으로 이루어집니다.", 0), frozenset({"접수", "온라인"}), 0.0, False, 0.0, prob=0.6)
+    topic = _Candidate(0, Unit("전자책 대출 서비스는 지역 도서관의 전자책을 빌려 줍니다.", 1),
+                       frozenset({"전자책", "대출", "서비스"}), 0.8, False, 0.0, prob=0.4)
+    chosen = ExtractiveAnswerer(AnswerSettings())._choose([bare, topic], ["svc"])
+    assert [c.unit.position for c in chosen] == [1]
+    # with no unit sharing a word (a question in another language), the most probable still leads
+    other = _Candidate(0, Unit("전자책 대출 서비스는 지역 도서관의 전자책을 빌려 줍니다.", 1), frozenset(), 0.0, False, 0.0, prob=0.4)
+    assert ExtractiveAnswerer(AnswerSettings())._choose([bare, other], ["svc"])[0] is bare

@@ -208,6 +208,10 @@ def ordinals(text: str) -> dict[str, set[str]]:
 _NUMBERING = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|\(?[가-하][.)]|[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+\.?|[IVX]+\.|[①-⑳□■○●◦▶▷-])\s*")
 
 
+def _on_topic(c: _Candidate) -> bool:
+    return c.overlap > 0 or c.slot
+
+
 def is_heading(text: str) -> bool:
     """Whether a unit is a heading: short, no sentence ending, no figure past its numbering and no "label: value"
     (a section title says what follows, not what the question asked)."""
@@ -512,9 +516,14 @@ class ExtractiveAnswerer(Answerer):
         # a unit that starts inside a sentence ("등의 비용부담 …") is no answer to read first
         leads = [c for c in pool if not c.other_member and not PROVISO_LEAD.match(c.unit.text)
                  and not intrinsic(c.unit.text).cut_start and not is_heading(c.unit.text)] or pool
+        # what is quoted shares a word with the question or gives what it asks: a bare verb sentence of the page
+        # says nothing to the asker
+        topical = any(_on_topic(c) for c in pool)  # none is when no word can match (another language)
+        leads = [c for c in leads if _on_topic(c)] or leads
         lead = leads[0]
         chosen = [lead]
         rest = [c for c in pool if c is not lead and c.prob >= _SUPPORT_SHARE * lead.prob and not is_heading(c.unit.text)
+                and (_on_topic(c) or not topical)
                 and (compares or doc_of[c.rank] == doc_of[lead.rank])]
         total = (sum(parts.values()) or 1.0) if parts else 1.0
         while len(chosen) < min(self.max_sentences, 1 + _MAX_SUPPORT) and rest:
