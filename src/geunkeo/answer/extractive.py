@@ -522,8 +522,9 @@ class ExtractiveAnswerer(Answerer):
         leads = [c for c in leads if _on_topic(c)] or leads
         lead = leads[0]
         chosen = [lead]
+        # a supporting unit that starts inside a sentence is a fragment too (its antecedent is on another page)
         rest = [c for c in pool if c is not lead and c.prob >= _SUPPORT_SHARE * lead.prob and not is_heading(c.unit.text)
-                and (_on_topic(c) or not topical)
+                and not intrinsic(c.unit.text).cut_start and (_on_topic(c) or not topical)
                 and (compares or doc_of[c.rank] == doc_of[lead.rank])]
         total = (sum(parts.values()) or 1.0) if parts else 1.0
         while len(chosen) < min(self.max_sentences, 1 + _MAX_SUPPORT) and rest:
