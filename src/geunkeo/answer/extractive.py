@@ -90,9 +90,9 @@ _INTRO = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같
 _ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s*\S")
 _ITEM_MARK = re.compile(r"^\(?(\d{1,2}|[가-하])[.)]\s*")
 MAX_ITEMS, MAX_UNIT_CHARS = 10, 700
-# a numbered member of a series the question names ("녹색 성장펀드 2호", "4차 공고", "2단계", "제2호"): a sentence
+# a numbered member of a series the question names ("녹색 성장펀드 2호", "4차 공고", "2단계", "제2호", "3번째"): a sentence
 # about another member of the same series ("2호 펀드 역시 …") answers about something else
-_ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})\s?(호|차|단계|기)(?![가-힣]?\d)")
+_ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})\s?(호|차|단계|기|번째)(?![가-힣]?\d)")
 
 
 def source_sentences(text: str) -> list[str]:
