@@ -313,7 +313,7 @@ def dropped_lookalikes(groups: list[Group]) -> list[Group]:
         if g.source.startswith("tydi") or not g.source.endswith("-ko") or not g.y.any() or g.y.all():
             continue
         keep = g.y == 0
-        out.append(Group(g.qid, f"{g.source}-drop", g.x[keep], g.y[keep], [t for t, k in zip(g.texts, keep) if k],
+        out.append(Group(g.qid, f"{g.source}-drop", g.x[keep], g.y[keep], [t for t, k in zip(g.texts, keep, strict=True) if k],
                          g.heuristic[keep] if len(g.heuristic) == len(g.y) else g.heuristic, False, g.evidence,
                          g.rules_withhold))
     return out

@@ -52,7 +52,7 @@ _EN_COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([A-Za-z][A-Za-z-]{2,})", re.
 _EN_NOT_FOCUS = frozenset({"does", "did", "do", "is", "are", "was", "were", "will", "would", "can", "could", "should",
                            "shall", "may", "must", "has", "have", "of", "more", "longer", "time", "money", "extra"})
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?=\s*년|\b)")
-# a year written short: "'26학년도", "’24년", "24년 하반기", "25학년도", "23년 3월" (a bare "10년" is a duration)
+# a year written short: "'31학년도", "’29년", "29년 상반기", "31학년도", "29년 5월" (a bare "10년" is a duration)
 _SHORT_YEAR = re.compile(r"[''’‘](\d\d)(?!\d)|(?<![\d.])(\d\d)(?=\s*학년도|년\s*(?:[상하]반기|\d{1,2}\s*월|도\b))")
 
 

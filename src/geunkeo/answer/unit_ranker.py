@@ -125,7 +125,7 @@ class Shape(NamedTuple):
 
 def _cut_start(head: list, text: str) -> bool:
     """Whether the first morphemes show a sentence begun before the unit: an ending, particle, suffix or bound noun
-    first, or a verb stem that ends there ("…하였다", "…하고"). A verb or adjective turned modifier ("짧은 기간에도
+    first, or a verb stem that ends there ("…하였다", "…하고"). A verb or adjective turned modifier ("높은 금리에도
     …") opens a sentence, and an interjection inside the first word is Kiwi misreading an abbreviation."""
     first = str(head[0].tag) if head else ""
     if not first.startswith(_CUT) or first in _POINTING:
