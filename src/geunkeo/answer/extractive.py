@@ -170,7 +170,7 @@ def _broken(sent: str) -> bool:
 
 def _bullet_title(item: str) -> bool:
     """A bulleted line that names a section rather than stating something: short, no "label: value", and no
-    number but an ordinal ("2호 운용현황" is a title; "HSK 5급 이상" is a fact)."""
+    number but an ordinal ("2호 운용현황" is a title; "DELF B2 이상" is a fact)."""
     return len(item) <= 30 and ":" not in item and "：" not in item and not re.search(r"\d", _ORDINAL.sub("", item))
 
 
