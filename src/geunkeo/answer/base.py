@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from geunkeo.answer.codes import GateAction
 from geunkeo.retrieve.base import Hit
 from geunkeo.trace import Trace
 
@@ -79,10 +80,13 @@ class FilterReport:
 
 @dataclass
 class GateDecision:
-    action: str  # "answer" | "warn" | "regenerate" | "escalate"
+    action: GateAction
     reasons: list[str] = field(default_factory=list)
     checks: dict[str, float] = field(default_factory=dict)
     regenerated: bool = False  # the answer shown is the second generation
+
+    def __post_init__(self) -> None:
+        self.action = GateAction(self.action)  # a plain word (a stored record, a caller) becomes the member
 
 
 @dataclass

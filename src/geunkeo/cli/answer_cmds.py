@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from geunkeo.answer.codes import GateAction
 from geunkeo.cli.common import console, err_console, print_json, settings_from, user_errors
 from geunkeo.errors import ConfigError
 
@@ -22,7 +23,8 @@ def register(app: typer.Typer) -> None:
     app.command("verify")(verify_cmd)
 
 
-_GATE_STYLE = {"answer": "green", "warn": "yellow", "regenerate": "yellow", "escalate": "red"}
+_GATE_STYLE = {GateAction.ANSWER: "green", GateAction.WARN: "yellow", GateAction.REGENERATE: "yellow",
+               GateAction.ESCALATE: "red"}
 
 
 def ask_cmd(
