@@ -216,19 +216,3 @@ def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: 
         full_review = True
     return FlagOutcome(Flag(level, reasons, notes), checks, hallucinated, full_review,
                        served)
-
-
-def flag_record(eval_id: str, query_id: str, timestamp: str, outcome: FlagOutcome,
-                review_status: dict[str, Any] | None = None,
-                review_result: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The flag state record of seed §3.1.2."""
-    return {
-        "eval_id": eval_id,
-        "query_id": query_id,
-        "timestamp": timestamp,
-        "flag": {"level": outcome.flag.level, "reasons": list(outcome.flag.reason_codes), "auto_assigned": True},
-        "review_status": review_status or {"in_queue": False, "queue_type": None, "assigned_reviewer": None,
-                                           "review_deadline": None},
-        "review_result": review_result or {"completed": False, "reviewer_id": None, "review_decision": None,
-                                           "failure_root_cause": None, "notes": None, "gt_update_needed": None},
-    }
