@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 from geunkeo.answer.codes import GateAction
@@ -66,16 +66,79 @@ class Removal:
 
 
 @dataclass
+class KeptItem:
+    """An item of the answer the filter found in a context and kept (once per kind, value and context)."""
+
+    kind: str
+    value: str
+    context: str  # the context's n, as text
+    chunk_id: str = ""
+    location: str = ""
+    # a kept citation: the cited article's text, or else the context's sentence that bears it out
+    article_text: str | None = None
+    evidence: str | None = None
+
+    def to_dict(self) -> dict[str, str]:
+        """The item as JSON, without the citation fields an item of another kind does not have."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass
+class UnverifiedItem:
+    """An amount, date or percentage no context holds: reported (and gated on), never edited."""
+
+    kind: str
+    value: str
+    sentence: str = ""
+
+
+@dataclass
+class InjectionFound:
+    """An instruction-like passage in a context (geunkeo.text.injection)."""
+
+    context: str
+    chunk_id: str
+    kind: str
+    text: str
+
+
+@dataclass
+class InjectionUse:
+    """An answer sentence that drew on an instruction-like passage (an item only it contains, or its words); the
+    gate treats any as unfaithful."""
+
+    sentence: str
+    context: str
+    chunk_id: str
+    kind: str
+    text: str
+    items: str = ""  # the items only the passage contains ("" when the sentence repeats its words)
+    reason: str = ""
+
+
+_REPORT_ITEMS: dict[str, type] = {"removed": Removal, "kept": KeptItem, "unverified": UnverifiedItem,
+                                  "injections": InjectionFound, "injection_used": InjectionUse}
+
+
+@dataclass
 class FilterReport:
     removed: list[Removal] = field(default_factory=list)
-    kept: list[dict[str, str]] = field(default_factory=list)
-    # amounts / dates / percentages not found in any context: reported (and gated on), never edited
-    unverified: list[dict[str, str]] = field(default_factory=list)
-    # instruction-like passages in the contexts (geunkeo.text.injection): {context, chunk_id, kind, text}
-    injections: list[dict[str, str]] = field(default_factory=list)
-    # answer sentences that drew on such a passage (an item only it contains, or its words): {sentence, context,
-    # chunk_id, kind, text, reason}; the gate treats any as unfaithful
-    injection_used: list[dict[str, str]] = field(default_factory=list)
+    kept: list[KeptItem] = field(default_factory=list)
+    unverified: list[UnverifiedItem] = field(default_factory=list)
+    injections: list[InjectionFound] = field(default_factory=list)
+    injection_used: list[InjectionUse] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> FilterReport:
+        """A report from its JSON form (`Answer.to_dict`, or a server's answer, whose public form leaves out the
+        rejected text: a missing field reads as "")."""
+        out = cls()
+        for name, item in _REPORT_ITEMS.items():
+            required = {f.name: "" for f in fields(item) if f.default is MISSING}
+            names = {f.name for f in fields(item)}
+            getattr(out, name).extend(item(**{**required, **{k: v for k, v in x.items() if k in names}})
+                                      for x in (d or {}).get(name, []))
+        return out
 
 
 @dataclass
@@ -138,6 +201,7 @@ class Answer:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["contexts"] = [h.to_dict() for h in self.contexts]
+        d["filter_report"]["kept"] = [k.to_dict() for k in self.filter_report.kept]
         return d
 
     def public_dict(self) -> dict[str, Any]:

@@ -173,7 +173,7 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     if cite_fail:
         reasons.append(f"{GateReason.CITATION_COVERAGE}: {coverage:.2f} < {settings.gate_min_citation_coverage:.2f}")
     # a sentence that drew on an instruction-like passage of a document (answer/filter.py) is never faithful
-    injected = len(getattr(answer.filter_report, "injection_used", ()))
+    injected = len(answer.filter_report.injection_used)
     checks["injection_used"] = float(injected)
     unfaithful = (removed > settings.gate_max_unsupported or unverified > settings.gate_max_unverified
                   or injected > 0)

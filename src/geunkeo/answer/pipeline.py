@@ -108,7 +108,7 @@ def _regenerate(query: str, ans: Answer, gate: GateDecision, check: _Checks,
     """The gate's one regeneration of an LLM answer, told what the first one invented; the filtered first answer
     is kept, with a warning, when the LLM fails."""
     trace = check.trace
-    avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
+    avoid = [r.value for r in ans.filter_report.removed] + [u.value for u in ans.filter_report.unverified]
     if ans.verification is not None:
         avoid += [c.text for c in ans.verification.sentences if c.removed]
     try:
