@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from geunkeo.answer.base import UnverifiedItem
 from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.answer.report import UnverifiedItem
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import extract_contacts
 
@@ -168,7 +168,8 @@ def test_a_looping_answer_loses_every_repeated_invention_and_keeps_the_real_sent
 
 
 def test_the_report_is_typed_and_its_json_keeps_the_shape_it_had():
-    from geunkeo.answer.base import Answer, FilterReport
+    from geunkeo.answer.base import Answer
+    from geunkeo.answer.report import FilterReport
 
     chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
     res = FILTER.apply("「학칙」 제13조 제2항에 따라 학사지원팀에 복학을 신청합니다.", chunks)

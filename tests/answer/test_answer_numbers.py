@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from geunkeo.answer.base import UnverifiedItem
 from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.answer.report import UnverifiedItem
 from geunkeo.checks.support import Entity, entity_grounding, extract_entities
 
 

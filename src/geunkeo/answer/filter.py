@@ -24,9 +24,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from geunkeo.answer.base import FilterReport, InjectionFound, InjectionUse, KeptItem, Removal, UnverifiedItem
 from geunkeo.answer.context import ContextDoc, ContextIndex
 from geunkeo.answer.edits import rewrite_sentence
+from geunkeo.answer.report import (
+    FilterReport,
+    InjectionFound,
+    InjectionUse,
+    KeptItem,
+    Removal,
+    UnverifiedItem,
+)
 from geunkeo.answer.rewrite import (
     PHRASES,
     residual_is_empty,
@@ -267,13 +274,7 @@ class HallucinationFilter:
                     bad.append(e)
                 else:
                     doc, evidence = found
-                    item = _kept(e, ctx, doc.n)
-                    art_text = doc.articles.get(e.article)
-                    if art_text:
-                        item.article_text = art_text.strip()[:600]
-                    else:
-                        item.evidence = evidence.strip()[:600]
-                    _keep(report, item)
+                    _keep(report, _kept(e, ctx, doc.n, doc.articles.get(e.article) or None, evidence))
             elif ctx.number(e) is None:
                 report.unverified.append(UnverifiedItem(e.kind, e.text, sent))
         return bad
@@ -468,9 +469,16 @@ def _keep(report: FilterReport, item: KeptItem) -> None:
         report.kept.append(item)
 
 
-def _kept(e: Entity, ctx: ContextIndex, n: int) -> KeptItem:
+def _kept(e: Entity, ctx: ContextIndex, n: int, article_text: str | None = None,
+          evidence: str | None = None) -> KeptItem:
+    """A kept item; a citation also carries its article's text, or else the sentence that bears it out."""
     chunk = ctx.docs[n - 1].chunk
-    return KeptItem(e.kind, e.text, str(n), chunk.chunk_id, chunk.location)
+    item = KeptItem(e.kind, e.text, str(n), chunk.chunk_id, chunk.location)
+    if article_text:
+        item.article_text = article_text.strip()[:600]
+    elif evidence is not None:
+        item.evidence = evidence.strip()[:600]
+    return item
 
 
 def _close(sent: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from geunkeo.answer.base import FilterReport
+from geunkeo.answer.report import FilterReport
 
 # trace decision keys that carry what the answerer wrote (answer.llm's draft, removed sentences and items)
 _WRITTEN = ("text", "sentence", "value", "replacement", "rejected", "items", "evidence")

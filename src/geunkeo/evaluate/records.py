@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
-from geunkeo.answer.base import GateDecision, Removal
+from geunkeo.answer.base import GateDecision
+from geunkeo.answer.report import Removal
 from geunkeo.checks.base import MetricResult
 from geunkeo.evaluate.codes import NOT_SERVED, FlagLevel
 from geunkeo.evaluate.gates import GateCheck
