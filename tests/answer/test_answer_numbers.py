@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from geunkeo.answer.filter import HallucinationFilter
+from geunkeo.answer.report import UnverifiedItem
 from geunkeo.checks.support import Entity, entity_grounding, extract_entities
 
 
 def test_filter_reports_an_amount_the_context_writes_differently():
     res = HallucinationFilter().apply("보상한도는 5백만원입니다.", ["보상한도는 2천5백만원"])
-    assert res.report.unverified == [{"kind": "amount", "value": "5백만원", "sentence": "보상한도는 5백만원입니다."}]
+    assert res.report.unverified == [UnverifiedItem("amount", "5백만원", "보상한도는 5백만원입니다.")]
     assert res.text == "보상한도는 5백만원입니다."  # reported, never edited
 
 

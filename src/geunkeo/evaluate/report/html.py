@@ -13,6 +13,7 @@ from typing import Any
 
 from plotly.offline import get_plotlyjs
 
+from geunkeo.evaluate.records import CaseRecord, ClaimRecord
 from geunkeo.evaluate.report import figures
 
 _CSS = """
@@ -112,37 +113,37 @@ def _executive(s: dict[str, Any]) -> str:
             "</section>")
 
 
-def _claim_html(c: dict[str, Any]) -> str:
-    f = c["evaluation"]["faithfulness"]
-    ok = f.get("supported")
+def _claim_html(c: ClaimRecord) -> str:
+    f = c.evaluation.faithfulness
+    ok = f.supported
     cls = "ok" if ok else ("bad" if ok is False else "")
     mark = "✓ supported" if ok else ("✗ unsupported" if ok is False else "· not checked")
-    cite = c["citation"]
-    where = (f'cites {escape(cite.get("location") or cite.get("chunk_id") or "")}'
-             + ("" if cite.get("accurate") is not False else " (citation does not support it)")
-             if cite.get("provided") else "no citation")
-    why = f'<div class="why">{escape(f.get("failure_reason", ""))}</div>' if ok is False else ""
-    conf = f" · confidence {f['confidence']:.2f}" if isinstance(f.get("confidence"), int | float) else ""
-    return (f'<div class="claim {cls}"><b>{escape(c["claim_id"])}</b> {escape(c["claim_text"])}'
-            f'<div class="muted">{mark}{conf} · {where} · {_codes(c.get("risk_tags", []))}</div>{why}</div>')
+    cite = c.citation
+    where = (f'cites {escape(cite.location or cite.chunk_id or "")}'
+             + ("" if cite.accurate is not False else " (citation does not support it)")
+             if cite.provided else "no citation")
+    why = f'<div class="why">{escape(f.failure_reason or "")}</div>' if ok is False else ""
+    conf = f" · confidence {f.confidence:.2f}" if isinstance(f.confidence, int | float) else ""
+    return (f'<div class="claim {cls}"><b>{escape(c.claim_id)}</b> {escape(c.claim_text)}'
+            f'<div class="muted">{mark}{conf} · {where} · {_codes(c.risk_tags)}</div>{why}</div>')
 
 
-def _case_html(r: dict[str, Any]) -> str:
-    resp = r["response"]
-    scores = ", ".join(f"{k} {_fmt(v, False)}" for k, v in r["aggregate_scores"].items() if v is not None)
-    rec = r["retrieval"]["metrics"].get("context_recall")
-    docs = ", ".join(escape(d["doc_id"]) for d in r["retrieval"]["retrieved_docs"][:4]) or "nothing"
-    claims = "".join(_claim_html(c) for c in resp.get("claims", [])) or '<div class="muted">no claims</div>'
-    return (f'<div class="case">{_pill(r["flag"]["level"])} <span class="muted">{escape(r["query_id"])} · '
-            f'{escape(r["query_language"])} · {escape(r.get("task") or "")}</span>'
-            f'<div class="q">{escape(r["query_text"])}</div><div>{_codes(r["flag"]["reasons"])}</div>'
-            f'<div class="ans">{escape(resp.get("response_text") or "(no answer)")}</div>'
-            f'<div class="muted">reference: {escape(resp.get("reference_answer") or "—")}</div>'
+def _case_html(r: CaseRecord) -> str:
+    resp = r.response
+    scores = ", ".join(f"{k} {_fmt(v, False)}" for k, v in r.aggregate_scores.items() if v is not None)
+    rec = r.retrieval.metrics.get("context_recall")
+    docs = ", ".join(escape(d.doc_id) for d in r.retrieval.retrieved_docs[:4]) or "nothing"
+    claims = "".join(_claim_html(c) for c in resp.claims) or '<div class="muted">no claims</div>'
+    return (f'<div class="case">{_pill(r.flag.level)} <span class="muted">{escape(r.query_id)} · '
+            f'{escape(r.query_language)} · {escape(r.task or "")}</span>'
+            f'<div class="q">{escape(r.query_text)}</div><div>{_codes(r.flag.reasons)}</div>'
+            f'<div class="ans">{escape(resp.response_text or "(no answer)")}</div>'
+            f'<div class="muted">reference: {escape(resp.reference_answer or "—")}</div>'
             f'<div class="muted">retrieved: {docs} · context recall {_fmt(rec, False)} · {escape(scores)}</div>'
             f"{claims}</div>")
 
 
-def _debug(s: dict[str, Any], records: list[dict[str, Any]]) -> str:
+def _debug(s: dict[str, Any], records: list[CaseRecord]) -> str:
     d = s["model_debug"]
     thresholds = {m: g["threshold"] for m, g in s["gates"].items()}
     stage = sorted(d["failure_stage"].items(), key=lambda x: -x[1])
@@ -194,7 +195,7 @@ def _operations(ops: dict[str, Any] | None) -> str:
             + _table(["measure", "cases", "median", "outlying cases"], rows, {1, 2}) + "</div>")
 
 
-def _compliance(s: dict[str, Any], records: list[dict[str, Any]], queue_items: list[dict[str, Any]]) -> str:
+def _compliance(s: dict[str, Any], records: list[CaseRecord], queue_items: list[dict[str, Any]]) -> str:
     c, q = s["compliance"], s["review_queue"]
     tiles = "".join([
         _tile("Claims without citation", c["uncited_claim_rate"], "audit readiness"),
@@ -203,8 +204,8 @@ def _compliance(s: dict[str, Any], records: list[dict[str, Any]], queue_items: l
         _tile("Review disagreement", c["review_disagreement_rate"], f"{q['reviewed']} reviewed"),
         _tile("Removed by the filter", c["removed_total"], "contacts/departments/citations", pct=False),
     ])
-    removed = [[escape(r["query_id"]), escape(x.get("kind", "")), escape(x.get("value", "")),
-                escape(x.get("replacement", ""))] for r in records for x in r.get("removed", [])]
+    removed = [[escape(r.query_id), escape(x.kind), escape(x.value), escape(x.replacement)]
+               for r in records for x in r.removed]
     items = [[_pill(i["flag_level"]), escape(i["query_id"]), escape(i["queue_type"]), i["priority"],
               escape(i["stratum"] or ""), escape(i["review_deadline"] or ""),
               escape(i["review_decision"] or "pending"), escape(i["reviewer_id"] or "")] for i in queue_items]
@@ -233,7 +234,7 @@ def _meta(summary: dict[str, Any]) -> str:
             f'{summary.get("seconds", "?")} s · {escape(summary.get("timestamp", ""))}')
 
 
-def render_report(summary: dict[str, Any], records: list[dict[str, Any]],
+def render_report(summary: dict[str, Any], records: list[CaseRecord],
                   queue_items: list[dict[str, Any]] | None = None, *, plotly_src: str | None = None,
                   links: list[tuple[str, str]] | None = None, note: str = "", icon: str | None = None) -> str:
     """The report as one HTML string: self-contained (plotly inlined) unless `plotly_src` names a URL to load it
@@ -268,7 +269,7 @@ def with_reviews(summary: dict[str, Any], queue: Any) -> tuple[dict[str, Any], l
     return out, queue.items(eval_id=eval_id)
 
 
-def write_report(run_dir: str | Path, summary: dict[str, Any], records: list[dict[str, Any]],
+def write_report(run_dir: str | Path, summary: dict[str, Any], records: list[CaseRecord],
                  queue_items: list[dict[str, Any]] | None = None) -> Path:
     """Write RUN_DIR/report.html."""
     out = Path(run_dir) / "report.html"
