@@ -16,6 +16,7 @@ from plotly.offline import get_plotlyjs
 from geunkeo.evaluate.records import CaseRecord, ClaimRecord
 from geunkeo.evaluate.report import figures
 
+# text colours keep WCAG AA contrast (4.5:1) on their backgrounds; tests/browser/test_walk.py checks with axe-core
 _CSS = """
 *{box-sizing:border-box}body{margin:0;font-family:Inter,'Noto Sans KR','Apple SD Gothic Neo',sans-serif;
 background:#f4f6fa;color:#1f2a37;font-size:14px;line-height:1.5}
@@ -24,13 +25,13 @@ header .meta{color:#b8c2d3;font-size:13px;margin-top:4px}
 nav{position:sticky;top:0;z-index:5;background:#fff;border-bottom:1px solid #e3e7ee;padding:0 36px}
 nav a{display:inline-block;padding:12px 16px;color:#4a5568;text-decoration:none;font-weight:500}
 nav a:hover{color:#3867d6}main{padding:8px 36px 40px;max-width:1400px;margin:auto}
-section{margin-top:26px}h2{font-size:18px;margin:0 0 4px}h2 small{color:#8a94a6;font-weight:400;font-size:13px}
+section{margin-top:26px}h2{font-size:18px;margin:0 0 4px}h2 small{color:#5b6578;font-weight:400;font-size:13px}
 p.lead{color:#5b6578;margin:0 0 14px}
 .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:14px}
 .tile{background:#fff;border-radius:10px;padding:16px 18px;box-shadow:0 1px 2px rgba(16,24,40,.06);
 border-left:5px solid #cbd2dc}.tile.ok{border-left-color:#27ae60}.tile.bad{border-left-color:#d64541}
 .tile .label{color:#5b6578;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
-.tile .value{font-size:30px;font-weight:650;margin-top:2px}.tile .sub{color:#8a94a6;font-size:12px}
+.tile .value{font-size:30px;font-weight:650;margin-top:2px}.tile .sub{color:#5b6578;font-size:12px}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:14px;margin-top:14px}
 .grid3{display:grid;grid-template-columns:1fr 1fr 1fr;gap:14px;margin-top:14px}
 .card{background:#fff;border-radius:10px;padding:12px 14px;box-shadow:0 1px 2px rgba(16,24,40,.06)}
@@ -38,14 +39,14 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;p
 border-bottom:1px solid #edf0f5;vertical-align:top}th{color:#5b6578;font-weight:600;background:#fafbfd}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pill{display:inline-block;padding:1px 8px;border-radius:10px;font-size:11px;font-weight:600;color:#fff}
-.CRITICAL{background:#d64541}.WARNING{background:#f39c12}.PASSED{background:#27ae60}
+.CRITICAL{background:#c0392b}.WARNING{background:#a35f00}.PASSED{background:#1e7e45}
 .code{font-family:ui-monospace,Menlo,monospace;font-size:11.5px;background:#eef1f6;border-radius:4px;
 padding:1px 5px;margin:1px 2px;display:inline-block}
 .case{background:#fff;border-radius:10px;padding:14px 18px;margin-top:12px;box-shadow:0 1px 2px rgba(16,24,40,.06)}
 .case .q{font-size:15px;font-weight:600}.case .ans{background:#f7f9fc;border-radius:6px;padding:8px 10px;
 margin:8px 0;white-space:pre-wrap}.claim{padding:4px 0 4px 10px;border-left:3px solid #cbd2dc;margin:4px 0}
 .claim.ok{border-left-color:#27ae60}.claim.bad{border-left-color:#d64541;background:#fdf3f2}
-.muted{color:#8a94a6}.empty{padding:10px 4px;color:#8a94a6;min-height:120px}
+.muted{color:#5b6578}.empty{padding:10px 4px;color:#5b6578;min-height:120px}
 nav a.back{color:#3867d6;border-right:1px solid #e3e7ee}
 .empty .etitle{color:#1f2a37;font-size:15px;margin-bottom:6px}h3{font-size:14px;margin:16px 0 8px}.why{color:#b03a2e;font-size:12px}
 @media (max-width:900px){.grid2,.grid3{grid-template-columns:1fr}}
