@@ -68,8 +68,9 @@ NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못
              "en": "The retrieved documents do not contain an answer to this question."}
 
 
-# bullets, numbers, the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)", and Q./A. markers
-_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(])|"
+# bullets (">" and "=>" too), numbers, the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)", and
+# Q./A. markers
+_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※>]|=>|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(])|"
                      r"[QA][.:](?=\s))\s*")
 # a "label: value" line with a figure ("사용 비율: 2.75%(3분기)→3.5%(4분기)", "접수 기간: 4월 6일 ~ 4월 17일"): an item
 _LABELLED = re.compile(r"^[^:：]{2,30}[:：]\s*\S.*\d")
@@ -138,8 +139,7 @@ def source_units(text: str) -> list[Unit]:
             continue
         if not _ENDED.search(line) and len(line) < (8 if bulleted else 40):
             continue  # a heading, a label, a table cell
-        sents = analyzer.sentences(line)
-        for j, sent in enumerate(sents):
+        for sent, item in _pieces(analyzer.sentences(line), bulleted):
             sent = _HEADING.sub("", sent).strip()
             if len(re.sub(r"\W", "", sent)) < 4 or _QUOTED.match(sent):
                 continue
@@ -147,12 +147,45 @@ def source_units(text: str) -> list[Unit]:
             # unless it is a section title behind a bullet ("□ 녹색 성장펀드 2호 운용현황"): short, no figure
             if _broken(sent):
                 continue
-            if ends_sentence(sent) or (bulleted and j == len(sents) - 1 and not _cut_at_connective(sent)
-                                       and not _bullet_title(sent)):
+            if ends_sentence(sent) or (item and not _cut_at_connective(sent) and not _bullet_title(sent)):
                 out.append(Unit(sent, position=len(out)))
         if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
     return out
+
+
+def _pieces(sents: list[str], bulleted: bool) -> list[tuple[str, bool]]:
+    """A line's sentences, long ones split at the bullets inside them, each with whether it is a list item (the
+    last piece of a bulleted line; every piece of a run split at its bullets), which is whole without a sentence
+    ending."""
+    out: list[tuple[str, bool]] = []
+    for j, sent in enumerate(sents):
+        pieces = _inline_items(sent)
+        last = bulleted and j == len(sents) - 1
+        out += [(piece, len(pieces) > 1 or (last and k == len(pieces) - 1)) for k, piece in enumerate(pieces)]
+    return out
+
+
+# a bullet inside a line: a two-column or outline page the extraction ran together ("… 효과 · 누적 조회수 …",
+# "… 추진 o (재정 …)", "… 확대 > 2018년 …"); a spaced middle dot also joins two nouns ("양도 · 대여"), so only a long
+# run is split and only into pieces that stand as phrases
+_INLINE_BULLET = re.compile(r"\s(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo](?=\s+[가-힣(\d])|0(?=\s+\())\s+")
+_LONG_RUN, _MIN_PIECE = 90, 12
+
+
+def _inline_items(sent: str) -> list[str]:
+    """A long sentence split at the bullets inside it, each piece at least `_MIN_PIECE` characters (a shorter one
+    stays with the piece before it); a short sentence as it is."""
+    if len(sent) < _LONG_RUN or not _INLINE_BULLET.search(sent):
+        return [sent]
+    pieces: list[str] = []
+    for piece in _INLINE_BULLET.split(sent):
+        piece = piece.strip()
+        if pieces and (len(piece) < _MIN_PIECE or len(pieces[-1]) < _MIN_PIECE):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        elif piece:
+            pieces.append(piece)
+    return pieces
 
 
 _FINAL_SYLLABLES = "다요음함임됨까니오죠"
