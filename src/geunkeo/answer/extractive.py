@@ -139,7 +139,7 @@ def source_units(text: str) -> list[Unit]:
             continue
         if not _ENDED.search(line) and len(line) < (8 if bulleted else 40):
             continue  # a heading, a label, a table cell
-        for sent, item in _pieces(analyzer.sentences(line), bulleted):
+        for sent, is_item in _pieces(analyzer.sentences(line), bulleted):
             sent = _HEADING.sub("", sent).strip()
             if len(re.sub(r"\W", "", sent)) < 4 or _QUOTED.match(sent):
                 continue
@@ -147,7 +147,7 @@ def source_units(text: str) -> list[Unit]:
             # unless it is a section title behind a bullet ("□ 녹색 성장펀드 2호 운용현황"): short, no figure
             if _broken(sent):
                 continue
-            if ends_sentence(sent) or (item and not _cut_at_connective(sent) and not _bullet_title(sent)):
+            if ends_sentence(sent) or (is_item and not _cut_at_connective(sent) and not _bullet_title(sent)):
                 out.append(Unit(sent, position=len(out)))
         if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
