@@ -245,11 +245,18 @@ def _on_topic(c: _Candidate) -> bool:
     return c.overlap > 0 or c.slot
 
 
+# a chapter number: a Roman numeral sign, or Latin numerals with a full stop or before Korean ("I am …" is no chapter)
+_CHAPTER = re.compile(r"^\s*(?:[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+\.?\s|[IVX]{1,4}\.\s|(?:II|III|IV|V|VI|VII|VIII|IX|X)\s(?=[가-힣]))")
+_CHAPTER_TITLE_CHARS = 30
+
+
 def is_heading(text: str) -> bool:
     """Whether a unit is a heading: short, no sentence ending, no figure past its numbering and no "label: value"
     (a section title says what follows, not what the question asked)."""
     shape = intrinsic(text)
     body = _NUMBERING.sub("", text)
+    if _CHAPTER.match(text) and len(body) <= _CHAPTER_TITLE_CHARS and not re.search(r"\d", body):
+        return True  # "Ⅱ 이렇게 추진해 왔습니다": a chapter's title, whatever its ending
     return bool(shape.short and shape.no_ending and ":" not in body and not re.search(r"\d", body))
 
 
