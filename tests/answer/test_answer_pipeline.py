@@ -295,3 +295,37 @@ def test_the_fallback_reason_says_when_supported_sentences_cite_no_source():
     assert ans.answerer == "extractive"
     assert ans.fallback.startswith("the LLM answer had no sentence that cites the context and is supported by it (1 "
                                    "supported but 1 of them cite no source")
+
+
+@pytest.mark.parametrize("written, cites", [
+    ("휴학 기간은 3년을 넘을 수 없습니다 (출처 1).", [1]),
+    ("휴학 기간은 3년을 넘을 수 없습니다. [문서 2]", [2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다 [1, 2].", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다[1][2].", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다¹².", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다². ", [2]),
+    ("Leave may not exceed three years (source 2).", [2]),
+    ("Leave may not exceed three years [Source 1].", [1]),
+    ("휴학 기간은 3년을 넘을 수 없습니다【1】.", [1]),
+    ("휴학 기간은 3년을 넘을 수 없습니다 (근거: 1, 2).", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다 [Context 1], [Context 2].", [1, 2]),
+])
+def test_parse_cited_reads_markers_in_other_shapes(written, cites):
+    from geunkeo.answer.cited import parse_cited
+
+    sents, invalid = parse_cited(written + " 복학은 학사지원팀에 신청합니다.", _hits())
+    assert invalid == []
+    assert [c.n for c in sents[0].citations] == cites and sents[1].citations == []
+    # the marker is gone from the sentence, whatever its shape, and nothing of it is left behind
+    assert sents[0].text in ("휴학 기간은 3년을 넘을 수 없습니다.", "Leave may not exceed three years.")
+
+
+@pytest.mark.parametrize("written", ["기숙사 면적은 12m²입니다.", "규모는 10²입니다.", "(1) 학기 중에 신청합니다.",
+                                     "학생은 질병 등의 사유로 휴학할 수 있습니다⁹."])
+def test_parse_cited_leaves_what_is_no_marker(written):
+    from geunkeo.answer.cited import parse_cited
+
+    sents, invalid = parse_cited(written, _hits())
+    # an exponent, a numbered item, and a superscript naming no context (there are two) are text, not citations
+    assert sents[0].citations == [] and invalid == []
+    assert sents[0].text == written
