@@ -378,3 +378,16 @@ def test_parse_cited_leaves_what_is_no_marker(written):
     # an exponent, a numbered item, and a superscript naming no context (there are two) are text, not citations
     assert sents[0].citations == [] and invalid == []
     assert sents[0].text == written
+
+
+def test_an_echo_of_the_question_or_of_a_context_fence_is_not_an_answer_sentence():
+    from geunkeo.answer.cited import parse_cited
+
+    question = "휴학 기간은 얼마나 되나요? 그리고 복학 신청은 어디에 하나요?"
+    reply = ('휴학 기간은 얼마나 되나요?\n<document n="1">\n[1] 학칙 제12조(휴학)\n휴학 기간은 통산 3년을 넘을 수 없다.\n'
+             '</document>\n복학 신청은 학사지원팀에 한다 [2].')
+    sents, _ = parse_cited(reply, _hits(), question=question)
+    assert [(s.text, [c.n for c in s.citations]) for s in sents] == [
+        ("휴학 기간은 통산 3년을 넘을 수 없다.", []), ("복학 신청은 학사지원팀에 한다.", [2])]
+    # without the question, a sentence that happens to repeat it is kept
+    assert parse_cited("휴학 기간은 얼마나 되나요?", _hits())[0][0].text == "휴학 기간은 얼마나 되나요?"

@@ -15,6 +15,7 @@ from geunkeo.answer.rewrite import sentence_spans
 from geunkeo.retrieve.base import Hit
 
 _MARK = re.compile(r"\s*[\[【](\d+(?:\s*[,，]\s*\d+)*)[\]】]")
+_FENCE = re.compile(r"</?\s*document\b[^>]*>", re.I)  # the prompt's context fence, copied with a context
 _LEAD = re.compile(r"^\s*(?:답변|answer)\s*[:：]\s*", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _EMPTY_SOURCE = re.compile(r"\(\s*(?:출처|근거|참고|sources?|ref\.?)?\s*[:：]?[\s,;]*\)|(?:출처|근거|Sources?)\s*[:：]\s*$", re.I)
@@ -80,10 +81,13 @@ def citation_for(n: int, hits: list[Hit]) -> Citation:
     return Citation(n=n, chunk_id=c.chunk_id, location=c.location or c.title)
 
 
-def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[int]]:
-    """Sentences with their citations; also returns the out-of-range numbers that were dropped."""
+def parse_cited(text: str, hits: list[Hit], question: str = "") -> tuple[list[AnswerSentence], list[int]]:
+    """Sentences with their citations; also returns the out-of-range numbers that were dropped. A sentence that
+    only repeats (part of) `question` is no answer and is left out, as are the context fences a model copies."""
+    text = _FENCE.sub("\n", text)
     text = canonical_markers(_LEAD.sub("", text.strip().replace("**", "")), len(hits))
     labels = {_squash(x) for h in hits for x in (h.chunk.location, h.chunk.title) if x}
+    asked = _squash(question)
     out: list[AnswerSentence] = []
     invalid: list[int] = []
     for s, e in sentence_spans(text):
@@ -99,7 +103,8 @@ def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[
                     invalid.append(n)
         clean = _BULLET.sub("", _EMPTY_SOURCE.sub("", _MARK.sub("", raw))).strip()
         clean = re.sub(r"\s+([.!?])", r"\1", clean)
-        if re.search(r"[가-힣A-Za-z0-9]", clean) and not _is_source_label(clean, labels):
+        echo = asked and len(_squash(clean)) >= 8 and _squash(clean) in asked
+        if re.search(r"[가-힣A-Za-z0-9]", clean) and not _is_source_label(clean, labels) and not echo:
             out.append(AnswerSentence(text=clean, citations=[citation_for(n, hits) for n in nums]))
     return out, invalid
 
