@@ -192,6 +192,15 @@ def test_an_llm_answer_without_any_marker_is_served_with_citations_attributed_af
     assert [(d["n"], d["chunk"]) for d in decisions] == [(2, "학칙#제13조")] * 2
 
 
+def test_attribution_can_be_switched_off():
+    settings = Settings()
+    settings.answer.attribute_uncited = False
+    llm = ScriptedLLM(["복학 신청은 학사지원팀에서 받습니다."])
+    ans = answer_hits("복학 신청은 어디에 하나요?", _hits(), build_parts(settings), llm=llm)
+    assert ans.answerer == "extractive" and "1 of them cite no source" in ans.fallback
+    assert not any(d["decision"] == ATTRIBUTED for d in ans.trace.decisions)
+
+
 def test_a_sentence_no_single_context_supports_alone_stays_uncited_and_the_answer_falls_back():
     # each clause is supported, but by another context: no one context supports the sentence, so no citation is
     # made up for it, and an LLM answer without a cited sentence is replaced by the extractive one, as before

@@ -104,7 +104,8 @@ class _Checks:
         if self.parts.verifier is None:
             raise ValueError("answer.verify is off: there is no verifier to call")
         ver = self.parts.verifier.verify(ans, self.hits, self.trace, llm=self.llm)
-        _attribute(ans, ver, self.hits, self.parts.verifier.attribute, self.trace)
+        if self.parts.settings.attribute_uncited:
+            _attribute(ans, ver, self.hits, self.parts.verifier.attribute, self.trace)
         return ver
 
 
