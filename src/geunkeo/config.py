@@ -186,6 +186,11 @@ class AnswerSettings(_Section):
     # removed; an LLM answer with no supported, cited sentence left falls back to the extractive answer.
     verify: bool = True
     verify_judge: bool = False  # also ask the LLM judge about sentences the rules and the checker decided
+    # a supported sentence written without a citation marker cites the one context that clearly supports it, after
+    # the fact (answer/pipeline.py `_attribute`); off: it stays uncited, and an LLM answer citing nothing falls back.
+    # Off by default: with the local 1.5B model it served 6 of 6 answers from the LLM instead of 1, each worse than
+    # the extractive one it replaced (contexts echoed, a fact lost, one reversed; docs/benchmarks.md § Issue 30 item 6)
+    attribute_uncited: bool = False
     # the gate regenerates (LLM) or escalates when fewer than this share of the checked sentences is supported,
     # and escalates when none is
     gate_min_supported_share: float = 0.5

@@ -155,22 +155,79 @@ def test_unsupported_llm_sentences_are_removed_and_too_few_left_regenerates():
     assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]."
 
 
+ATTRIBUTED = "attributed a citation after the fact"
+
+
+def _attributing() -> Settings:
+    """Settings with attribution after the fact switched on (off by default)."""
+    settings = Settings()
+    settings.answer.attribute_uncited = True
+    return settings
+
+
 def test_an_uncited_sentence_a_context_supports_cites_that_context_and_its_check_records_it_was_uncited():
     llm = ScriptedLLM(["휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다."])
-    ans = answer_hits("휴학 신청 기한은?", _hits(), build_parts(Settings()), llm=llm)
-    # the LLM cited nothing for the second sentence: the check says so, and the reader gets the evidence's chunk
-    assert [(c.verdict, c.cited) for c in ans.verification.sentences] == [("supported", True), ("supported", False)]
+    ans = answer_hits("휴학 신청 기한은?", _hits(), build_parts(_attributing()), llm=llm)
+    # the LLM cited nothing for the second sentence: the check says so, and the reader gets the supporting chunk
+    assert [(c.verdict, c.cited, c.attributed) for c in ans.verification.sentences] == [
+        ("supported", True, False), ("supported", False, True)]
     assert ans.text == "휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 기간은 통산 3년을 넘을 수 없습니다 [1]."
     assert ans.gate.action == "answer" and ans.gate.checks["citation_coverage"] == pytest.approx(1.0)
-    cited = next(d for d in ans.trace.decisions if d["decision"] == "cited the supporting context")
+    cited = next(d for d in ans.trace.decisions if d["decision"] == ATTRIBUTED)
     assert cited["chunk"] == "학칙#제12조" and cited["n"] == 1
 
 
 def test_an_uncited_sentence_no_context_supports_is_removed_not_cited():
     llm = ScriptedLLM(["휴학은 학기 개시일부터 30일 이내에 신청하여야 합니다 [1]. 휴학 중에는 등록금의 절반을 냅니다."])
-    ans = answer_hits("휴학 신청 기한은?", _hits(), build_parts(Settings()), llm=llm)
+    ans = answer_hits("휴학 신청 기한은?", _hits(), build_parts(_attributing()), llm=llm)
     assert "등록금의 절반" not in ans.text
-    assert not any(d["decision"] == "cited the supporting context" for d in ans.trace.decisions)
+    assert not any(d["decision"] == ATTRIBUTED for d in ans.trace.decisions)
+
+
+def test_an_llm_answer_without_any_marker_is_served_with_citations_attributed_after_the_fact():
+    # both sentences state 제13조 (context 2), neither with a marker: each cites [2], the LLM's answer is served
+    # and the trace and the checks say the citations were added after generation
+    llm = ScriptedLLM(["복학 신청은 학사지원팀에서 받습니다. 휴학한 학생은 휴학 기간이 끝나면 복학해야 합니다."])
+    ans = answer_hits("복학 신청은 어디에 하나요?", _hits(), build_parts(_attributing()), llm=llm)
+    assert ans.answerer == "llm" and ans.fallback is None and len(llm.calls) == 1
+    assert ans.text == "복학 신청은 학사지원팀에서 받습니다 [2]. 휴학한 학생은 휴학 기간이 끝나면 복학해야 합니다 [2]."
+    assert ans.gate.action == "answer"
+    checks = ans.verification.sentences
+    assert [(c.cited, c.attributed, c.chunks) for c in checks] == [(False, True, ["학칙#제13조"])] * 2
+    assert all(c.method == "checker" and c.score >= 0.5 and "after the fact" in c.reason for c in checks)
+    decisions = [d for d in ans.trace.decisions if d["decision"] == ATTRIBUTED]
+    assert [(d["n"], d["chunk"]) for d in decisions] == [(2, "학칙#제13조")] * 2
+
+
+def test_attribution_is_off_by_default():
+    settings = Settings()
+    assert settings.answer.attribute_uncited is False
+    llm = ScriptedLLM(["복학 신청은 학사지원팀에서 받습니다."])
+    ans = answer_hits("복학 신청은 어디에 하나요?", _hits(), build_parts(settings), llm=llm)
+    assert ans.answerer == "extractive" and "1 of them cite no source" in ans.fallback
+    assert not any(d["decision"] == ATTRIBUTED for d in ans.trace.decisions)
+
+
+def test_a_sentence_no_single_context_supports_alone_stays_uncited_and_the_answer_falls_back():
+    # each clause is supported, but by another context: no one context supports the sentence, so no citation is
+    # made up for it, and an LLM answer without a cited sentence is replaced by the extractive one, as before
+    llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없고, 복학 신청은 학사지원팀에 한다."])
+    ans = answer_hits("휴학과 복학은 어떻게 하나요?", _hits(), build_parts(_attributing()), llm=llm)
+    assert ans.answerer == "extractive" and ans.fallback.startswith("the LLM answer had no sentence that cites")
+    assert not any(d["decision"] == ATTRIBUTED for d in ans.trace.decisions)
+
+
+def test_attribution_is_checked_against_the_attributed_context_alone():
+    # the sentence quotes 제12조 but its phone number is only in 제13조: supported against both together, by
+    # neither alone, so it is not attributed (a citation of 제12조 would vouch for a number it does not hold)
+    from geunkeo.answer.verify import SUPPORTED
+
+    parts = build_parts(_attributing())
+    sentence = AnswerSentence("휴학은 학기 개시일부터 30일 이내에 02-880-1234로 신청하여야 한다.")
+    assert parts.verifier.check(0, sentence, _hits()).verdict == SUPPORTED
+    assert parts.verifier.attribute(0, sentence, _hits()) is None
+    n, check = parts.verifier.attribute(0, AnswerSentence("휴학 기간은 통산 3년을 넘을 수 없다."), _hits())
+    assert n == 1 and check.method == "verbatim" and check.chunks == ["학칙#제12조"]
 
 
 def test_no_hits_escalates():
@@ -290,8 +347,63 @@ def test_an_echoed_source_label_is_not_an_answer_sentence():
 
 
 def test_the_fallback_reason_says_when_supported_sentences_cite_no_source():
-    llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없다."])  # quoted from 제12조, but without a [n] marker
+    # supported by 제12조 and 제13조 together, by neither alone: it keeps citing nothing
+    llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없고, 복학 신청은 학사지원팀에 한다."])
     ans = answer_hits("휴학은 몇 년까지 할 수 있나요?", _hits(), build_parts(Settings()), llm=llm)
     assert ans.answerer == "extractive"
     assert ans.fallback.startswith("the LLM answer had no sentence that cites the context and is supported by it (1 "
                                    "supported but 1 of them cite no source")
+
+
+def test_a_quoted_sentence_without_a_marker_is_served_from_the_llm_when_attribution_is_on():
+    llm = ScriptedLLM(["휴학 기간은 통산 3년을 넘을 수 없다."])  # quoted from 제12조, but without a [n] marker
+    ans = answer_hits("휴학은 몇 년까지 할 수 있나요?", _hits(), build_parts(_attributing()), llm=llm)
+    assert ans.answerer == "llm" and ans.fallback is None
+    assert ans.text == "휴학 기간은 통산 3년을 넘을 수 없다 [1]." and ans.gate.action == "answer"
+
+
+@pytest.mark.parametrize("written, cites", [
+    ("휴학 기간은 3년을 넘을 수 없습니다 (출처 1).", [1]),
+    ("휴학 기간은 3년을 넘을 수 없습니다. [문서 2]", [2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다 [1, 2].", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다[1][2].", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다¹².", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다². ", [2]),
+    ("Leave may not exceed three years (source 2).", [2]),
+    ("Leave may not exceed three years [Source 1].", [1]),
+    ("휴학 기간은 3년을 넘을 수 없습니다【1】.", [1]),
+    ("휴학 기간은 3년을 넘을 수 없습니다 (근거: 1, 2).", [1, 2]),
+    ("휴학 기간은 3년을 넘을 수 없습니다 [Context 1], [Context 2].", [1, 2]),
+])
+def test_parse_cited_reads_markers_in_other_shapes(written, cites):
+    from geunkeo.answer.cited import parse_cited
+
+    sents, invalid = parse_cited(written + " 복학은 학사지원팀에 신청합니다.", _hits())
+    assert invalid == []
+    assert [c.n for c in sents[0].citations] == cites and sents[1].citations == []
+    # the marker is gone from the sentence, whatever its shape, and nothing of it is left behind
+    assert sents[0].text in ("휴학 기간은 3년을 넘을 수 없습니다.", "Leave may not exceed three years.")
+
+
+@pytest.mark.parametrize("written", ["기숙사 면적은 12m²입니다.", "규모는 10²입니다.", "(1) 학기 중에 신청합니다.",
+                                     "학생은 질병 등의 사유로 휴학할 수 있습니다⁹."])
+def test_parse_cited_leaves_what_is_no_marker(written):
+    from geunkeo.answer.cited import parse_cited
+
+    sents, invalid = parse_cited(written, _hits())
+    # an exponent, a numbered item, and a superscript naming no context (there are two) are text, not citations
+    assert sents[0].citations == [] and invalid == []
+    assert sents[0].text == written
+
+
+def test_an_echo_of_the_question_or_of_a_context_fence_is_not_an_answer_sentence():
+    from geunkeo.answer.cited import parse_cited
+
+    question = "휴학 기간은 얼마나 되나요? 그리고 복학 신청은 어디에 하나요?"
+    reply = ('휴학 기간은 얼마나 되나요?\n<document n="1">\n[1] 학칙 제12조(휴학)\n휴학 기간은 통산 3년을 넘을 수 없다.\n'
+             '</document>\n복학 신청은 학사지원팀에 한다 [2].')
+    sents, _ = parse_cited(reply, _hits(), question=question)
+    assert [(s.text, [c.n for c in s.citations]) for s in sents] == [
+        ("휴학 기간은 통산 3년을 넘을 수 없다.", []), ("복학 신청은 학사지원팀에 한다.", [2])]
+    # without the question, a sentence that happens to repeat it is kept
+    assert parse_cited("휴학 기간은 얼마나 되나요?", _hits())[0][0].text == "휴학 기간은 얼마나 되나요?"

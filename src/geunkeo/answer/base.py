@@ -82,6 +82,9 @@ class SentenceCheck:
     evidence: str = ""  # the context sentence the verdict rests on
     score: float | None = None  # the support checker's probability, when it ran
     removed: bool = False  # taken out of the served answer
+    # the sentence cited nothing and its citation was attributed after the fact to the one context that clearly
+    # supports it (answer/pipeline.py); `chunks`, `reason` and `score` are then that context's check
+    attributed: bool = False
 
 
 @dataclass

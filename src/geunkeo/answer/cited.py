@@ -1,17 +1,79 @@
-"""Answer text ↔ sentences with citations: parse "[n]" markers out of generated text and render them back."""
+"""Answer text ↔ sentences with citations: parse citation markers out of generated text and render them back.
+
+A model may mark its sources in other shapes than the prompt's [n] (data/citation_markers.json): every shape is
+first rewritten as [n] or [n, m] (`canonical_markers`), so the sentence splitter keeps a marker written after the
+full stop with its sentence and one parser reads them all."""
 
 from __future__ import annotations
 
+import json
 import re
+from importlib import resources
 
 from geunkeo.answer.base import AnswerSentence, Citation
 from geunkeo.answer.rewrite import sentence_spans
 from geunkeo.retrieve.base import Hit
 
 _MARK = re.compile(r"\s*[\[【](\d+(?:\s*[,，]\s*\d+)*)[\]】]")
+_FENCE = re.compile(r"</?\s*document\b[^>]*>", re.I)  # the prompt's context fence, copied with a context
 _LEAD = re.compile(r"^\s*(?:답변|answer)\s*[:：]\s*", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _EMPTY_SOURCE = re.compile(r"\(\s*(?:출처|근거|참고|sources?|ref\.?)?\s*[:：]?[\s,;]*\)|(?:출처|근거|Sources?)\s*[:：]\s*$", re.I)
+
+
+_MARKERS = json.loads(resources.files("geunkeo.data").joinpath("citation_markers.json").read_text("utf-8"))
+
+
+def _alternation(words: list[str]) -> str:
+    # longest first, and a space in a label may be written or not
+    return "|".join(re.escape(w).replace(r"\ ", r"\s?") for w in sorted(words, key=len, reverse=True))
+
+
+_LABEL = rf"(?:{_alternation(_MARKERS['labels'])})\s*[:：]?\s*"
+_NUMBERS = rf"\d{{1,2}}(?:\s*(?:{_alternation(_MARKERS['joiners'])})\s*(?:{_LABEL})?\d{{1,2}})*"
+_SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_ANY_MARKER = re.compile(
+    rf"[{re.escape(_MARKERS['brackets_open'])}]\s*(?:{_LABEL})*(?P<bracketed>{_NUMBERS})\s*"
+    rf"[{re.escape(_MARKERS['brackets_close'])}]"
+    rf"|[{re.escape(_MARKERS['parens_open'])}]\s*(?:{_LABEL})+(?P<labelled>{_NUMBERS})\s*"
+    rf"[{re.escape(_MARKERS['parens_close'])}]"
+    rf"|(?P<superscript>[{_SUPERSCRIPT_DIGITS}]+(?:[,，]\s*[{_SUPERSCRIPT_DIGITS}]+)*)", re.I)
+_LISTED_MARKERS = re.compile(r"\[\d+(?:, \d+)*\](?:\s*[,，、]\s*\[\d+(?:, \d+)*\])+")
+_EXPONENT_BEFORE = re.compile(rf"(?:\d|(?<![A-Za-z])(?:{_alternation(_MARKERS['exponent_units'])}))\s*$")
+
+
+def canonical_markers(text: str, contexts: int) -> str:
+    """`text` with every citation marker written as [n] or [n, m]; `contexts` is how many numbered contexts
+    there are (it decides whether superscript ¹² is context 12 or contexts 1 and 2). A superscript that is an
+    exponent (after a digit or a unit) or names no context stays as written."""
+
+    def rewrite(m: re.Match[str]) -> str:
+        if m.group("superscript") is None:
+            return "[" + ", ".join(re.findall(r"\d{1,2}", m.group("bracketed") or m.group("labelled"))) + "]"
+        if _EXPONENT_BEFORE.search(text[max(0, m.start() - 4) : m.start()]):
+            return m.group(0)
+        nums = _superscript_numbers(m.group("superscript"), contexts)
+        return "".join(f"[{n}]" for n in nums) if nums else m.group(0)
+
+    # "[1], [2]": one marker, so no comma is left in the sentence when the markers are taken out
+    return _LISTED_MARKERS.sub(lambda m: "[" + ", ".join(re.findall(r"\d+", m.group(0))) + "]",
+                               _ANY_MARKER.sub(rewrite, text))
+
+
+def _superscript_numbers(run: str, contexts: int) -> list[int]:
+    """The contexts a run of superscript digits names: each comma-separated group is one number when a context
+    has it, else each of its digits when every digit is one (¹² over five contexts: 1 and 2); [] otherwise."""
+    out: list[int] = []
+    for group in re.split(r"[,，]\s*", run):
+        digits = [_SUPERSCRIPT_DIGITS.index(ch) for ch in group]
+        whole = int("".join(map(str, digits)))
+        if 1 <= whole <= contexts:
+            out.append(whole)
+        elif all(1 <= d <= contexts for d in digits):
+            out.extend(digits)
+        else:
+            return []
+    return out
 
 
 def citation_for(n: int, hits: list[Hit]) -> Citation:
@@ -19,10 +81,13 @@ def citation_for(n: int, hits: list[Hit]) -> Citation:
     return Citation(n=n, chunk_id=c.chunk_id, location=c.location or c.title)
 
 
-def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[int]]:
-    """Sentences with their citations; also returns the out-of-range numbers that were dropped."""
-    text = _LEAD.sub("", text.strip().replace("**", ""))
+def parse_cited(text: str, hits: list[Hit], question: str = "") -> tuple[list[AnswerSentence], list[int]]:
+    """Sentences with their citations; also returns the out-of-range numbers that were dropped. A sentence that
+    only repeats (part of) `question` is no answer and is left out, as are the context fences a model copies."""
+    text = _FENCE.sub("\n", text)
+    text = canonical_markers(_LEAD.sub("", text.strip().replace("**", "")), len(hits))
     labels = {_squash(x) for h in hits for x in (h.chunk.location, h.chunk.title) if x}
+    asked = _squash(question)
     out: list[AnswerSentence] = []
     invalid: list[int] = []
     for s, e in sentence_spans(text):
@@ -38,7 +103,8 @@ def parse_cited(text: str, hits: list[Hit]) -> tuple[list[AnswerSentence], list[
                     invalid.append(n)
         clean = _BULLET.sub("", _EMPTY_SOURCE.sub("", _MARK.sub("", raw))).strip()
         clean = re.sub(r"\s+([.!?])", r"\1", clean)
-        if re.search(r"[가-힣A-Za-z0-9]", clean) and not _is_source_label(clean, labels):
+        echo = asked and len(_squash(clean)) >= 8 and _squash(clean) in asked
+        if re.search(r"[가-힣A-Za-z0-9]", clean) and not _is_source_label(clean, labels) and not echo:
             out.append(AnswerSentence(text=clean, citations=[citation_for(n, hits) for n in nums]))
     return out, invalid
 

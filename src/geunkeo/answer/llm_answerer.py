@@ -37,7 +37,7 @@ class LLMAnswerer(Answerer):
             completion = complete_traced(self.llm, messages, trace=trace, feature="answer")
         # the unfiltered text, so a review can see what the hallucination filter changed
         trace.decide("answer.llm", "generated", text=completion.text[:4000], cached=completion.cached)
-        sentences, invalid = parse_cited(completion.text, hits)
+        sentences, invalid = parse_cited(completion.text, hits, question=query)
         for sent in sentences:  # the rules' "not specified" answer needs no citation (the gate escalates it)
             sent.generic = sent.generic or bool(_NOT_SPECIFIED.search(sent.text))
         if invalid:

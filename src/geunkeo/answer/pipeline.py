@@ -6,17 +6,19 @@ The filter and the claim-by-claim verification (answer/verify.py) run after ever
 extractive: sentences the chunks they cite do not support, or contradict, are removed (`Answer.verification`
 and trace decisions say which and why), and the gate sees the counts. When the LLM is unreachable or not
 configured, or its answer has no supported, cited sentence left, the extractive answerer answers instead, and
-the Answer says so (`fallback`, plus a trace warning).
+the Answer says so (`fallback`, plus a trace warning). A supported sentence the LLM wrote without a marker cites
+the one context that clearly supports it, after the fact (`_attribute`, a trace decision and `SentenceCheck.attributed`
+say so), and counts as cited from then on.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections.abc import Callable
 
 from geunkeo.answer.answerability import Answerability, assess
-from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
-from geunkeo.answer.cited import render
+from geunkeo.answer.base import Answer, AnswerSentence, GateDecision, SentenceCheck, Verification
+from geunkeo.answer.cited import citation_for, render
 from geunkeo.answer.codes import GateAction, GateReason
 from geunkeo.answer.extractive import RankedUnits, question_lang, readable
 from geunkeo.answer.filter import HallucinationFilter
@@ -98,9 +100,14 @@ class _Checks:
                         self.extract)
 
     def verify(self, ans: Answer) -> Verification:
+        """The verification of `ans`, with a citation attributed to each sentence that cites nothing but that one
+        context clearly supports (`_attribute`)."""
         if self.parts.verifier is None:
             raise ValueError("answer.verify is off: there is no verifier to call")
-        return self.parts.verifier.verify(ans, self.hits, self.trace, llm=self.llm)
+        ver = self.parts.verifier.verify(ans, self.hits, self.trace, llm=self.llm)
+        if self.parts.settings.attribute_uncited:
+            _attribute(ans, ver, self.hits, self.parts.verifier.attribute, self.trace)
+        return ver
 
 
 def _regenerate(query: str, ans: Answer, gate: GateDecision, check: _Checks,
@@ -178,7 +185,7 @@ def _checked(ans: Answer, filt: HallucinationFilter, verify: Callable[[Answer], 
     ans = _verified(ans, hits, verify, trace)
     ver = ans.verification
     if ver is None or ans.answerer != "llm" or (not ver.checked and not fragments) or any(
-            c.verdict == SUPPORTED and c.cited for c in ver.sentences):
+            c.verdict == SUPPORTED and (c.cited or c.attributed) for c in ver.sentences):
         return ans  # (an LLM answer with no content sentence, "not specified", is the gate's to escalate)
     uncited = sum(1 for c in ver.sentences if c.verdict == SUPPORTED and not c.cited)
     reason = (f"the LLM answer had no sentence that cites the context and is supported by it ({ver.supported} "
@@ -220,7 +227,6 @@ def _drop_fragments(ans: Answer, trace: Trace) -> int:
 def _verified(ans: Answer, hits: list[Hit], verify: Callable[[Answer], Verification], trace: Trace) -> Answer:
     with trace.stage("answer.verify", answerer=ans.answerer) as rec:
         ver = verify(ans)
-        _cite_evidence(ans, ver, hits, trace)
         drop = {c.sentence for c in ver.sentences if c.verdict != SUPPORTED}
         for c in ver.sentences:
             c.removed = c.sentence in drop
@@ -257,24 +263,26 @@ def _filtered(ans: Answer, hits: list[Hit], filt: HallucinationFilter, trace: Tr
     return ans
 
 
-def _cite_evidence(ans: Answer, ver: Verification, hits: list[Hit], trace: Trace) -> None:
-    """A supported sentence the LLM left without a [n] cites the context its evidence was found in, so the
-    reader can check it like the others (the verdict itself stays recorded as made without a citation)."""
-    texts: list[str] | None = None
-    for c in ver.sentences:
-        if c.verdict != SUPPORTED or c.cited or not c.evidence.strip() or ans.sentences[c.sentence].citations:
+def _attribute(ans: Answer, ver: Verification, hits: list[Hit],
+               attribute: Callable[[int, AnswerSentence, list[Hit]], tuple[int, SentenceCheck] | None],
+               trace: Trace) -> None:
+    """Attribution after the fact: a sentence written without a marker that the check found supported cites the
+    one context that clearly supports it alone (`AnswerVerifier.attribute`: checked as if it cited that context,
+    by every rule and at the checker's own threshold), and its check becomes that check, marked `attributed`.
+    The sentence is then gated like any cited one (citation coverage, a superseded version cited); a sentence no
+    single context clearly supports stays uncited, as written."""
+    for k, c in enumerate(ver.sentences):
+        if c.verdict != SUPPORTED or c.cited or ans.sentences[c.sentence].citations:
             continue
-        # the evidence may carry the chunk's title and location before its text: match it line by line
-        lines = [ln for ln in (re.sub(r"\s+", " ", x).strip() for x in c.evidence.splitlines()) if len(ln) >= 8]
-        texts = texts or [re.sub(r"\s+", " ", h.chunk.text) for h in hits]
-        found = [sum(ln in t for ln in lines) for t in texts]
-        if not found or max(found) == 0:
+        found = attribute(c.sentence, ans.sentences[c.sentence], hits)
+        if found is None:
             continue
-        n = found.index(max(found)) + 1
-        chunk = hits[n - 1].chunk
-        ans.sentences[c.sentence].citations = [Citation(n, chunk.chunk_id, chunk.location)]
-        trace.decide("answer.verify", "cited the supporting context", sentence=c.text, n=n, chunk=chunk.chunk_id,
-                     method=c.method)
+        n, check = found
+        ans.sentences[c.sentence].citations = [citation_for(n, hits)]
+        ver.sentences[k] = dataclasses.replace(check, cited=False, attributed=True,
+                                               reason=f"{check.reason}; cited after the fact (the sentence had no marker)")
+        trace.decide("answer.verify", "attributed a citation after the fact", sentence=c.text, n=n,
+                     chunk=hits[n - 1].chunk.chunk_id, method=check.method, score=check.score)
 
 
 def _finish(ans: Answer, gate: GateDecision, hits: list[Hit], trace: Trace) -> Answer:

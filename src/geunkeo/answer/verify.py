@@ -25,8 +25,9 @@ Checks, cheapest first; the first decisive one gives the verdict:
    checker's threshold in one cited chunk → supported, otherwise unsupported.
 7. the LLM judge (`checks.judge.LLMJudge.verify_claim`), only when `answer.verify_judge` is on and an LLM is
    configured: it has the last word on what steps 4–6 decided.
-A sentence that cites nothing is checked against every context; it is kept only when one supports it (the
-gate's citation coverage still counts it as uncited). A bare "네." / "No." states nothing and is not checked.
+A sentence that cites nothing is checked against every context; it is kept only when one supports it, and
+`AnswerVerifier.attribute` finds the one context that clearly supports it alone (the pipeline cites it after the
+fact; otherwise the gate's citation coverage counts the sentence as uncited). A bare "네." / "No." states nothing and is not checked.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from geunkeo.answer import crosslingual
-from geunkeo.answer.base import Answer, AnswerSentence, SentenceCheck, Verification
+from geunkeo.answer.base import Answer, AnswerSentence, Citation, SentenceCheck, Verification
 from geunkeo.checks.claims import clauses_of
 from geunkeo.checks.judge import LLMJudge
 from geunkeo.checks.similarity import VectorCache, resolve_embedder
@@ -56,6 +57,9 @@ from geunkeo.text.patterns import HANGUL, detect_lang
 from geunkeo.trace import Trace
 
 SUPPORTED, UNSUPPORTED, CONTRADICTED = "supported", "unsupported", "contradicted"
+# the methods whose "supported" rests on a measured support, with a score (not on the absence of a conflict alone,
+# as when the checker is unavailable)
+_MEASURED_SUPPORT = ("checker", "cross-lingual")
 _MAX_VECTORS = 20_000  # the in-memory vector cache of a long-running server is emptied past this many texts
 
 
@@ -433,12 +437,32 @@ class AnswerVerifier:
         """The verdict on one sentence (see `_Run.check`), outside any answer."""
         return _Run(self, None, None).check(i, sentence, hits)
 
+    def attribute(self, i: int, sentence: AnswerSentence, hits: list[Hit]) -> tuple[int, SentenceCheck] | None:
+        """(n, its check) for the context n that alone clearly supports a sentence citing nothing: checked as if
+        it cited n, by every rule and with support the checks measure (a verbatim quote, the support checker's
+        threshold, the cross-lingual floor), the best such context (a quote, else the highest score); None when
+        no context does. The LLM judge is not asked again: it already ruled on the sentence against every context."""
+        run = _Run(self, None, None, judge=False)
+        hits = [_without_injections(h) for h in hits]
+        best: tuple[tuple[bool, float], int, SentenceCheck] | None = None
+        for n, h in enumerate(hits, start=1):
+            cited = AnswerSentence(sentence.text, [Citation(n, h.chunk.chunk_id, h.chunk.location)], sentence.generic)
+            c = run.check(i, cited, hits)
+            if c is None or c.verdict != SUPPORTED or not (
+                    c.method == "verbatim" or (c.method in _MEASURED_SUPPORT and c.score is not None)):
+                continue
+            rank = (c.method == "verbatim", c.score or 0.0)
+            if best is None or rank > best[0]:
+                best = (rank, n, c)
+        return (best[1], best[2]) if best else None
+
 
 class _Run:
     """One answer's verification: its trace, and the judge made from its LLM on first need."""
 
-    def __init__(self, verifier: AnswerVerifier, trace: Trace | None, llm: LLM | None):
+    def __init__(self, verifier: AnswerVerifier, trace: Trace | None, llm: LLM | None, judge: bool = True):
         self.settings = verifier.settings
+        self._use_judge = judge
         self._verifier = verifier
         self.trace = trace if trace is not None else Trace()
         self._llm = llm
@@ -461,7 +485,7 @@ class _Run:
         return self._verifier.checker.error
 
     def judge(self) -> LLMJudge | None:
-        if not self.settings.answer.verify_judge:
+        if not (self._use_judge and self.settings.answer.verify_judge):
             return None
         if self._judge is None:
             llm = self._llm if self._llm is not None else self._verifier._llm()
