@@ -4,6 +4,9 @@ over-removal counts on the written test set (tests/answer/data/filter_cases.json
     .venv/bin/python benchmarks/answer_filter.py [--runs 500] [--json]
     .venv/bin/python benchmarks/answer_filter.py --gate-index DIR [--gold sample/gold]
     .venv/bin/python benchmarks/answer_filter.py --runs 1 --scaling
+    .venv/bin/python benchmarks/answer_filter.py --runs 1 --heldout benchmarks/data/filter_heldout{,2,3}.json
+
+With several --heldout files, each set gets a row and a pooled row adds them up.
 
 With --scaling, degenerate answers (one sentence repeating an invented office, phone or citation 1,000 and
 4,000 times, as a looping LLM writes) are filtered once each: seconds per size and the 4,000 / 1,000 ratio
@@ -134,6 +137,26 @@ def test_set(path: Path = CASES) -> dict:
             "leaked_items": leaked, "over_removed_items": over}
 
 
+def _pooled(results: list[dict]) -> dict:
+    """The counts of several sets added up (leaked and removed items are not repeated)."""
+    keys = ("cases", "exact_outputs", "invented_items", "leaked", "legit_items", "legit_removed")
+    out = {k: sum(r[k] for r in results) for k in keys}
+    out["over_removal_rate"] = round(out["legit_removed"] / out["legit_items"], 4) if out["legit_items"] else None
+    out["leaked_items"], out["over_removed_items"] = [], []
+    return out
+
+
+def _print_set(name: str, ho: dict, items: bool = True) -> None:
+    rate = f"{ho['over_removal_rate']:.1%}" if ho["over_removal_rate"] is not None else "n/a"
+    print(f"held-out {name}: {ho['cases']} cases; invented items {ho['invented_items']}, leaked {ho['leaked']}; "
+          f"legitimate items {ho['legit_items']}, removed {ho['legit_removed']} ({rate})")
+    if items:
+        for item in ho["leaked_items"]:
+            print(f"  leaked: {item}")
+        for item in ho["over_removed_items"]:
+            print(f"  removed: {item}")
+
+
 OFF_TOPIC = [
     "도서관은 주말에 몇 시까지 여나요?", "교내 주차 등록은 어떻게 하나요?", "학생증을 잃어버렸는데 재발급 받으려면?",
     "학생식당 오늘 점심 메뉴 알려줘", "셔틀버스 시간표 어디서 봐?", "캠퍼스 와이파이 비밀번호가 뭐예요?",
@@ -220,15 +243,20 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--gate-index", help="index built from sample/corpus: also calibrate the serving gate")
     ap.add_argument("--gold", default=str(ROOT / "sample" / "gold"))
-    ap.add_argument("--heldout", type=Path, default=ROOT / "benchmarks" / "data" / "filter_heldout.json",
-                    help="cases written without reading the filter, reported apart from the in-sample set")
+    ap.add_argument("--heldout", type=Path, nargs="+", default=[ROOT / "benchmarks" / "data" / "filter_heldout.json"],
+                    help="sets of cases written without reading the filter (one or more files), reported apart from "
+                         "the in-sample set: one row per set and, with several, a pooled row")
+    ap.add_argument("--quiet-items", action="store_true", help="held-out sets: counts only, no leaked/removed items")
     ap.add_argument("--scaling", action="store_true", help="also time degenerate answers at two sizes")
     args = ap.parse_args()
     out = {"latency": latency(args.runs), "test_set": test_set()}
     if args.scaling:
         out["scaling"] = scaling()
-    if args.heldout and args.heldout.is_file():
-        out["heldout"] = test_set(args.heldout)
+    sets = [p for p in args.heldout if p.is_file()]
+    if sets:
+        out["heldout"] = {p.name: test_set(p) for p in sets}
+        if len(sets) > 1:
+            out["heldout_pooled"] = _pooled(list(out["heldout"].values()))
     if args.gate_index:
         out["gate"] = gate_calibration(args.gate_index, args.gold)
     if args.json:
@@ -246,14 +274,10 @@ def main() -> int:
     for name, sc in out.get("scaling", {}).items():
         print(f"degenerate answer ({name}): {sc['items'][0]:,} / {sc['items'][1]:,} items in {sc['seconds'][0]} / "
               f"{sc['seconds'][1]} s, ratio {sc['ratio']} (4 is linear), {sc['removed_at_largest']:,} removed")
-    if "heldout" in out:
-        ho = out["heldout"]
-        print(f"held-out set: {ho['cases']} cases; invented items {ho['invented_items']}, leaked {ho['leaked']}; "
-              f"legitimate items {ho['legit_items']}, removed {ho['legit_removed']} ({ho['over_removal_rate']:.1%})")
-        for item in ho["leaked_items"]:
-            print(f"  leaked: {item}")
-        for item in ho["over_removed_items"]:
-            print(f"  removed: {item}")
+    for name, ho in out.get("heldout", {}).items():
+        _print_set(name, ho, items=not args.quiet_items)
+    if "heldout_pooled" in out:
+        _print_set(f"pooled ({len(out['heldout'])} sets)", out["heldout_pooled"], items=False)
     if "gate" in out:
         g = out["gate"]
         for group in ("gold", "off_topic"):
