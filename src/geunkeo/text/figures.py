@@ -287,12 +287,21 @@ def extract_figures(text: str) -> list[Figure]:
 def clear_figure_cache() -> None:
     """Forget the texts read so far (to time a first reading)."""
     _extract.cache_clear()
+    _plain_numbers.cache_clear()
 
 
 _PLAIN_NUMBER = first_char_regex("0-9", rf"(?<![\d.,\-])(?:{_D})(?!\d|,\d|-\d)")
 _RANGE_START = re.compile(rf"(?<![\d.,])(?P<n>{_D})\s?(?:to|or|and|[–—~∼-])\s?$")
 _LEADING_NUMBER = re.compile(rf"{_D}|[A-Za-z]+")
 _PLAIN_MIN = 100  # a table's bare cell supports an amount only from this value on (small numbers coincide)
+
+
+@lru_cache(maxsize=4096)
+def _plain_numbers(text: str) -> tuple[Fraction, ...]:
+    """The values of the numbers of `text` that are no figure, from _PLAIN_MIN on (read once per text)."""
+    taken = Spans((f.start, f.end) for f in _extract(text))
+    return tuple(v for m in _PLAIN_NUMBER.finditer(text)
+                 if not taken.overlaps(m.start(), m.end()) and (v := _num(m.group(0))) is not None and v >= _PLAIN_MIN)
 
 
 class FigureIndex:
@@ -321,10 +330,8 @@ class FigureIndex:
                 self.dates.append((f.ymd, f.weekday, n))
             elif f.kind == "time" and f.minutes is not None:
                 self.times.append((f.minutes, f.meridiem, n))
-        taken = Spans((f.start, f.end) for f in figures)
-        for m in _PLAIN_NUMBER.finditer(text):
-            if not taken.overlaps(m.start(), m.end()) and (v := _num(m.group(0))) is not None and v >= _PLAIN_MIN:
-                self.plain.setdefault(v, n)
+        for v in _plain_numbers(text):
+            self.plain.setdefault(v, n)
 
     def _range_start(self, text: str, f: Figure, n: int) -> None:
         """The first number of a range counts in the unit written after the second ("6 to 12 credits", "3~5일")."""
