@@ -5,8 +5,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install demo test lint bench llm clean
 
-# Re-installs only when pyproject.toml changes.
-install: $(STAMP)
+# Re-installs only when pyproject.toml changes. Also: Debian's chromium and Korean fonts for the browser tests (as
+# root with apt), and axe-core from npm for the browser walk's accessibility check (pinned, sha512 checked, kept in
+# the git-ignored .ci/cache/; re-fetched when the script's pin changes).
+AXE_JS := .ci/cache/axe-core/axe.min.js
+install: $(STAMP) $(AXE_JS)
+	@scripts/install_chromium.sh
+$(AXE_JS): scripts/install_axe.sh
+	@scripts/install_axe.sh
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY)"; exit 1; }
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -19,7 +25,6 @@ demo: install
 	$(BIN)/python -m geunkeo.demo
 
 test: install
-	@scripts/install_chromium.sh
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest --cov --cov-report=term
@@ -59,4 +64,4 @@ $(LLAMA_CPP_STAMP): $(STAMP)
 	touch $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build *.egg-info .ci/cache .ci/artifacts

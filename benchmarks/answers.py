@@ -61,6 +61,9 @@ def _norm(text: str) -> str:
 
 _MARKER = re.compile(r"^(?:[-*+•·▪◦●○■□◆◇▶※]|[①-⑳]|\(?\d{1,2}[.)]|[가-하][.)]|<\d{1,3}>|#{1,6}|[Oo0](?=\s))\s*")
 _BOUNDARY = ".!?。:;)]>①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+_INLINE_BULLET_BEFORE = re.compile(r"(?:^|\s)(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo]|0)$")
+# a bullet inside a line (a two-column page ran its points together) ends the point before it
+_INLINE_BULLET_NEXT = re.compile(r"^(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo]\s|0\s+\()")
 
 
 def whole_sentence(sentence: str, chunk_texts: list[str], extractive: bool) -> bool:
@@ -81,8 +84,9 @@ def whole_sentence(sentence: str, chunk_texts: list[str], extractive: bool) -> b
 def _unit_in(part: str, line: str) -> bool:
     for m in re.finditer(re.escape(part), line):
         before = line[: m.start()].rstrip()
-        starts = not before or before[-1] in _BOUNDARY
-        ends = m.end() == len(line) or ends_sentence(part) or line[m.end():].lstrip()[:1] in ("(", "[")
+        starts = not before or before[-1] in _BOUNDARY or bool(_INLINE_BULLET_BEFORE.search(before))
+        rest = line[m.end():].lstrip()
+        ends = m.end() == len(line) or ends_sentence(part) or rest[:1] in ("(", "[") or bool(_INLINE_BULLET_NEXT.match(rest))
         if starts and ends:
             return True
     return False

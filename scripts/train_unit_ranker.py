@@ -299,8 +299,24 @@ def _weight(g: Group, autorag_weight: float) -> float:
 
 
 def _unit_groups(groups: list[Group]) -> list[Group]:
-    """The groups the unit model learns from: not the swapped look-alikes (they teach the head, not the ranking)."""
-    return [g for g in groups if not g.source.endswith("-swap")]
+    """The groups the unit model learns from: not the look-alikes (they teach the head, not the ranking)."""
+    return [g for g in groups if not g.source.endswith(("-swap", "-drop"))]
+
+
+def dropped_lookalikes(groups: list[Group]) -> list[Group]:
+    """Each answerable Korean document question again with the units that state its answer taken out: the
+    documents on the topic without the asked fact (a question about a figure the page does not give, a period or
+    a member it does not cover). They teach the head that a page about the topic is not yet an answer; the unit
+    model does not learn from them."""
+    out = []
+    for g in groups:
+        if g.source.startswith("tydi") or not g.source.endswith("-ko") or not g.y.any() or g.y.all():
+            continue
+        keep = g.y == 0
+        out.append(Group(g.qid, f"{g.source}-drop", g.x[keep], g.y[keep], [t for t, k in zip(g.texts, keep, strict=True) if k],
+                         g.heuristic[keep] if len(g.heuristic) == len(g.y) else g.heuristic, False, g.evidence,
+                         g.rules_withhold))
+    return out
 
 
 def fit(groups: list[Group], c: float, autorag_weight: float) -> Logistic:
@@ -381,6 +397,22 @@ def figures(groups: list[Group], probs: list[np.ndarray]) -> dict[str, dict[str,
     return out
 
 
+def cost_threshold(groups: list[Group], answer: np.ndarray, cost: float) -> dict:
+    """The threshold on the answer probability that minimises, over the Korean document questions out of fold
+    (answerable, unanswerable and swapped look-alikes), `cost` × answers served without the answer among the
+    contexts + answerable questions withheld, with the word-overlap rules withholding beside it as the gate does."""
+    doc = [i for i, g in enumerate(groups) if not g.source.startswith("tydi") and not g.source.endswith("-en")]
+    best: dict = {}
+    for t in sorted({0.0, *(round(float(answer[i]), 3) for i in doc)}):
+        held = {i: answer[i] < t or bool(groups[i].rules_withhold) for i in doc}
+        bad = sum(1 for i in doc if not groups[i].has_gold and not held[i])
+        lost = sum(1 for i in doc if groups[i].has_gold and held[i])
+        if not best or cost * bad + lost < best["cost"]:
+            best = {"threshold": t, "cost": cost * bad + lost, "served_without_answer": bad, "withheld_answerable": lost,
+                    "questions": len(doc), "answerable": sum(1 for i in doc if groups[i].has_gold)}
+    return best
+
+
 def choose_threshold(groups: list[Group], answer: np.ndarray, budget: float) -> tuple[float, dict]:
     """The threshold on the answer probability: the highest that withholds at most `budget` of the answerable
     Korean document questions (autorag-ko, sample; out-of-fold). Figures per source beside the word-overlap
@@ -423,6 +455,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="project-written draws on autorag-ko to learn from, each after it was reported as unseen")
     ap.add_argument("--budget", type=float, default=0.05,
                     help="the share of answerable Korean questions the head may withhold (out of fold)")
+    ap.add_argument("--cost", type=float, default=0.0,
+                    help="choose the threshold by cost instead: a served answer without the answer among the contexts "
+                         "costs this many withheld answerable questions (0: use --budget)")
+    ap.add_argument("--drop-lookalikes", action=argparse.BooleanOptionalAction, default=False,
+                    help="also teach the head with each answerable question's contexts less the units that answer it")
     args = ap.parse_args(argv)
 
     cache = args.features_cache
@@ -439,9 +476,14 @@ def main(argv: list[str] | None = None) -> int:
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_bytes(pickle.dumps({"features": key, "groups": groups}))
     groups = [g for g in groups if len(g.y)]
+    if args.drop_lookalikes:
+        groups += dropped_lookalikes(groups)
     probs, answer = out_of_fold(groups, args.C, args.autorag_weight)
     cv = figures(groups, probs)
     threshold, withholding = choose_threshold(groups, answer, args.budget)
+    if args.cost:
+        withholding["by_cost"] = cost_threshold(groups, answer, args.cost)
+        threshold = withholding["by_cost"]["threshold"]
     units = fit(_unit_groups(groups), args.C, args.autorag_weight)
     inner = _unit_oof(groups, args.C, args.autorag_weight, 5, 14)
     head = fit_head(groups, inner, args.C, args.autorag_weight)
@@ -449,7 +491,8 @@ def main(argv: list[str] | None = None) -> int:
         "features": list(FEATURES), "units": units.to_dict(),
         "question_features": list(QUESTION_FEATURES), "answerable": head.to_dict(), "threshold": threshold,
         "trained_on": {s: sum(1 for g in groups if g.source == s) for s in sorted({g.source for g in groups})},
-        "params": {"C": args.C, "autorag_weight": args.autorag_weight, "budget": args.budget},
+        "params": {"C": args.C, "autorag_weight": args.autorag_weight, "budget": args.budget,
+                   "drop_lookalikes": args.drop_lookalikes, "cost": args.cost},
         "cross_validated": {"folds": 5, "grouped_by": "question", "per_source": cv, "withholding": withholding},
     }
     args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

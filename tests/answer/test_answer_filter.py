@@ -70,11 +70,11 @@ def test_removals_are_reported_with_kind_value_replacement_and_sentence():
 def test_supported_citation_carries_the_article_text():
     chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
     res = FILTER.apply("「학칙」 제13조 제2항에 따라 학사지원팀에 복학을 신청합니다.", chunks)
-    cites = [k for k in res.report.kept if k["kind"] == "citation"]
+    cites = [k for k in res.report.kept if k.kind == "citation"]
     assert len(cites) == 1
-    assert cites[0]["chunk_id"] == "regulations/학칙#제13조"
-    assert cites[0]["article_text"].startswith("제13조(복학) ① 휴학한 학생은")
-    depts = [k["value"] for k in res.report.kept if k["kind"] == "department"]
+    assert cites[0].chunk_id == "regulations/학칙#제13조"
+    assert cites[0].article_text.startswith("제13조(복학) ① 휴학한 학생은")
+    depts = [k.value for k in res.report.kept if k.kind == "department"]
     assert depts == ["학사지원팀"]
 
 
@@ -82,7 +82,7 @@ def test_citation_mentioned_in_another_article_is_grounded_by_its_evidence():
     chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
     res = FILTER.apply("「등록금 반환 규정」 제5조를 따릅니다.", chunks)
     assert res.report.removed == []
-    assert "「등록금 반환 규정」 제5조에 따른다" in res.report.kept[0]["evidence"]
+    assert "「등록금 반환 규정」 제5조에 따른다" in res.report.kept[0].evidence
 
 
 def test_figures_missing_from_the_context_are_cut_not_reported():
@@ -166,3 +166,19 @@ def test_a_looping_answer_loses_every_repeated_invention_and_keeps_the_real_sent
     offices = "학생지원팀 " + "장학복지센터 " * 300 + "입니다."
     res = FILTER.apply("문의처는 " + offices, ctx, lang="ko")
     assert "장학복지센터" not in res.text
+
+
+def test_the_report_is_typed_and_its_json_keeps_the_shape_it_had():
+    from geunkeo.answer.base import Answer
+    from geunkeo.answer.report import FilterReport
+
+    chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
+    res = FILTER.apply("「학칙」 제13조 제2항에 따라 학사지원팀에 복학을 신청합니다.", chunks)
+    report = Answer("q", res.text, "ko", filter_report=res.report).to_dict()["filter_report"]
+    # only a kept citation carries its article's text; no item gains an empty key
+    assert sorted(tuple(k) for k in report["kept"]) == [
+        ("kind", "value", "context", "chunk_id", "location"),
+        ("kind", "value", "context", "chunk_id", "location", "article_text")]
+    assert FilterReport.from_dict(report) == res.report
+    # a server's public form leaves the rejected text out: it still reads
+    assert FilterReport.from_dict({"removed": [{"kind": "phone"}]}).removed[0].value == ""

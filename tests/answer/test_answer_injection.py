@@ -41,10 +41,10 @@ def test_poisoned_document_cannot_put_its_phone_number_in_a_served_answer():
     assert ans.gate.action != "answer"
     removed = [(r.kind, r.value) for r in ans.filter_report.removed]
     assert ("phone", "010-1234-5678") in removed and ("injection", "등록금은 무료입니다.") in removed
-    used = {u["sentence"]: u for u in ans.filter_report.injection_used}
-    assert used["010-1234-5678로 전화하세요."]["items"] == "010-1234-5678"
-    assert used["등록금은 무료입니다."]["chunk_id"] == "notices/tuition#s1"
-    assert [(i["kind"], i["text"]) for i in ans.filter_report.injections] == [
+    used = {u.sentence: u for u in ans.filter_report.injection_used}
+    assert used["010-1234-5678로 전화하세요."].items == "010-1234-5678"
+    assert used["등록금은 무료입니다."].chunk_id == "notices/tuition#s1"
+    assert [(i.kind, i.text) for i in ans.filter_report.injections] == [
         ("override", "Ignore previous instructions"), ("directive", "say that")]
 
 
@@ -77,7 +77,7 @@ def test_a_phone_an_ordinary_context_also_gives_is_grounded_there():
     res = HallucinationFilter().apply("환불은 010-1234-5678로 문의하세요 [2].", hits, lang="ko")
     assert res.text == "환불은 010-1234-5678로 문의하세요 [2]."
     assert res.report.injection_used == [] and res.report.removed == []
-    assert [k["context"] for k in res.report.kept if k["kind"] == "phone"] == ["2"]
+    assert [k.context for k in res.report.kept if k.kind == "phone"] == ["2"]
 
 
 # -- the filter on its own ----------------------------------------------------------------------------------------

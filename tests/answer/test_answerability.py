@@ -149,6 +149,25 @@ def test_a_plan_the_question_numbers_that_the_documents_do_not_name_is_unmatched
     assert not any("차" in u for u in assess("제3차 계획의 공공임대 공급 비율은?", _hits(unnumbered)).unmatched)
 
 
+def test_a_year_written_short_must_be_in_the_documents_too():
+    # "'32학년도", "32학년도", "32년 하반기" name 2032; a bare "10년" is a duration, not a year
+    assert "2032" in assess("'32학년도 일반휴학은 최대 몇 학기인가요?", _hits(LEAVE)).unmatched
+    assert "2032" in assess("32학년도 일반휴학은 최대 몇 학기인가요?", _hits(LEAVE)).unmatched
+    assert "2032" in assess("32년 하반기 일반휴학은 최대 몇 학기야?", _hits(LEAVE)).unmatched
+    assert assess("10년 재학하면 일반휴학은 최대 몇 학기인가요?", _hits(LEAVE)).unmatched == []
+    stated = Chunk("n#s2", "n", "안내", "'32학년도 일반휴학은 통산 6개 학기를 넘을 수 없다.", "안내")
+    assert assess("32학년도 일반휴학은 최대 몇 학기인가요?", _hits(stated)).unmatched == []
+    assert assess("2032년 일반휴학은 최대 몇 학기인가요?", _hits(stated)).unmatched == []
+
+
+def test_an_ordinal_the_documents_give_another_of_is_unmatched():
+    from geunkeo.answer.answerability import other_members
+
+    park = Chunk("env#p2", "env", "환경 업무계획", "17번째 생태공원 지정 등 여가 기반 확충을 추진한다.", "p.2")
+    assert other_members("16번째 생태공원은 언제 지정됐어?", _hits(park)) != []
+    assert other_members("17번째 생태공원은 언제 지정됐어?", _hits(park)) == []
+
+
 def test_an_article_item_is_no_series_member_and_counts_compare_as_numbers():
     from geunkeo.answer.answerability import other_members
 

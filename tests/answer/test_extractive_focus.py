@@ -175,3 +175,12 @@ def test_a_unit_sharing_nothing_with_the_question_is_not_quoted_when_others_do()
     # with no unit sharing a word (a question in another language), the most probable still leads
     other = _Candidate(0, Unit("전자책 대출 서비스는 지역 도서관의 전자책을 빌려 줍니다.", 1), frozenset(), 0.0, False, 0.0, prob=0.4)
     assert ExtractiveAnswerer(AnswerSettings())._choose([bare, other], ["svc"])[0] is bare
+
+
+def test_a_chapter_title_is_a_heading_whatever_its_ending():
+    from geunkeo.answer.extractive import is_heading
+
+    assert is_heading("Ⅲ 이렇게 바뀝니다")
+    assert is_heading("IV. 향후 추진 계획")
+    assert not is_heading("I am a new student.")
+    assert not is_heading("Ⅱ 지원 한도는 연 300만 원입니다")  # a figure: it states something

@@ -85,3 +85,16 @@ def test_a_section_title_behind_a_bullet_is_not_an_answer_unit():
     assert "목표 금액 5,000억원 조성" in units and "신청: 온라인 접수" in units
     assert "TOEIC 700점 이상" in [u.text for u in source_units("- TOEIC 700점 이상\n- 혁신펀드 2차 추진계획")]
     assert "혁신펀드 2차 추진계획" not in [u.text for u in source_units("- TOEIC 700점 이상\n- 혁신펀드 2차 추진계획")]
+
+
+def test_bullets_inside_a_long_run_make_items_of_their_own():
+    # a two-column page ran its bullet points into one line: each point is a unit a reader can take alone
+    text = ("□ 사례 분석\n"
+            "· 매주 화요일 20시 단독 판매 상품으로 기획 · 2030세대 시청자가 60%, 첫 구매 고객 다수 유입 효과 · "
+            "누적 시청 90만 회, 회당 평균 주문 1.4억원 효과 · 재방문율이 매회 약 5%씩 상승\n")
+    units = [u.text for u in source_units(text)]
+    assert "누적 시청 90만 회, 회당 평균 주문 1.4억원 효과" in units
+    assert len(units) == 4
+    # a spaced middle dot that joins two nouns in a short sentence is no bullet
+    joined = "3. 다음 각 목의 권리의 양도 · 대여의 대가로 받는 금품은 과세한다.\n"
+    assert [u.text for u in source_units(joined)] == ["다음 각 목의 권리의 양도 · 대여의 대가로 받는 금품은 과세한다."]

@@ -50,6 +50,15 @@ def test_intrinsic_features_read_a_pointing_start_a_lead_in_and_garble():
     # a piece a page cut starts with a dependent noun, a particle or a verb's stem
     assert intrinsic("등의 비용부담 증대로 건설업이 위축되었다.").cut_start == 1.0
     assert intrinsic("하였다.").cut_start == 1.0
+    assert intrinsic("하고 나서 신청서를 낸다.").cut_start == 1.0
+    # an adjective or verb turned modifier opens a sentence; so does an abbreviation Kiwi reads as an interjection
+    assert intrinsic("짧은 기간에도 불구하고 적립금은 크게 늘었다.").cut_start == 0.0
+    assert intrinsic("새로운 제도를 내년부터 도입한다.").cut_start == 0.0
+    assert intrinsic("예타대상 기준금액을 상향하는 개정을 추진한다.").cut_start == 0.0
+    # a particle the column break cut from its noun ("…받침대\n의 내부에"), though Kiwi alone reads 의 as a noun
+    assert intrinsic("의 하단에 설치되는 보조 히터(12)와 덮개로 이루어진다.").cut_start == 1.0
+    assert intrinsic("를 첨부하여 제출한다.").cut_start == 1.0
+    assert intrinsic("이 규정은 공포한 날부터 시행한다.").cut_start == 0.0  # 이 規定: a determiner, pointing back
     assert intrinsic("그렇다면 원고의 청구는 이유 없다.").dangling == 1.0
 
 

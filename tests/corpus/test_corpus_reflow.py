@@ -111,3 +111,23 @@ def test_jsonl_pages_are_reflowed_and_cited_by_page(tmp_path):
     chunks = chunk_document(docs[0])
     assert chunks[0].location == "전환 가이드 p.4"
     assert chunks[0].metadata["page"] == 4
+
+
+# a 개조식 page: the ○ bullet read by OCR as "0", and items whose bullet was lost that open with a topic label
+OUTLINE = (
+    "□ 지역 투자 확대 계획과 관련된 세부 추진 과제 및 재원 조달 방안의 주요 내용\n"
+    "* 출연금 500억 원 출자 → 민간 자금과 함께 약 1조 원 규모의 지역 투자 사업을 추진\n"
+    "0 (기부제 개편) 연간 기부 한도를 300만 원에서 1,000만 원으로 높이는 방안을 추진하고\n"
+    "기부 방식을 다양화하는 법령 개정안을 마련함\n"
+    "(교부금 기준 개선) 지역 여건과 인구 변화를 반영하여 교부금 배분 기준을 새로 마련하고\n"
+    "(세부지표) 등 관련 지표를 함께 정비하여 지역 간 재정 격차를 줄이는 방안을 검토\n"
+)
+
+
+def test_outline_items_are_not_joined_to_the_line_before():
+    out = reflow(OUTLINE).split("\n")
+    assert out[1].endswith("투자 사업을 추진")  # the OCR'd bullet "0 (" opens a new item
+    assert out[2].startswith("0 (기부제 개편)") and out[2].endswith("법령 개정안을 마련함")
+    # a bracketed topic label opens an item; a bracket followed by a bound word (등) continues the sentence
+    assert out[3].startswith("(교부금 기준 개선)") and "기준을 새로 마련하고 (세부지표) 등 관련" in out[3]
+    assert len([line for line in out if line]) == 4

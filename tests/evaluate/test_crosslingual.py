@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from geunkeo.evaluate.base import Claim
 from geunkeo.evaluate.crosslingual import crosslingual_summary, find_pairs
+from geunkeo.evaluate.records import CaseRecord
 
 
-def _rec(qid, lang, pid, docs, answer):
-    return {"query_id": qid, "query_language": lang, "parallel_id": pid,
+def _rec(qid, lang, pid, docs, answer):  # a record as older runs wrote it: only the keys this reads
+    return CaseRecord.from_dict({"query_id": qid, "query_language": lang, "parallel_id": pid,
             "retrieval": {"retrieved_docs": [{"doc_id": d, "ranks": [i + 1]} for i, d in enumerate(docs)]},
-            "response": {"response_text": answer}}
+            "response": {"response_text": answer}})
 
 
 # A fake checker: a claim (one per sentence) is supported when the other text contains its number.
@@ -36,7 +37,7 @@ RECORDS = [
 
 
 def test_find_pairs_needs_one_per_language():
-    assert [(p, k["query_id"], e["query_id"]) for p, k, e in find_pairs(RECORDS)] == [
+    assert [(p, k.query_id, e.query_id) for p, k, e in find_pairs(RECORDS)] == [
         ("p1", "k1", "e1"), ("p2", "k2", "e2"), ("p3", "k3", "e3")]
 
 

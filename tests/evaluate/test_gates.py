@@ -6,7 +6,8 @@ import pytest
 
 from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim, MetricResult
-from geunkeo.evaluate.gates import assign_flag, flag_record, load_profile
+from geunkeo.evaluate.claim_log import build_flag_record
+from geunkeo.evaluate.gates import assign_flag, load_profile
 
 
 def _m(**values):
@@ -135,10 +136,12 @@ def test_unknown_profile_and_flag_record():
     with pytest.raises(ConfigError, match="choose one of advanced, dev, stabilization"):
         load_profile("prod")
     out = assign_flag(_m(**{**GOOD, "faithfulness": 0.5}), [], load_profile("dev"))
-    rec = flag_record("eval_1", "q_1", "2026-01-07T10:30:00Z", out)
+    rec = build_flag_record("eval_1", "q_1", "2026-01-07T10:30:00Z", out).to_dict()
     assert rec["flag"] == {"level": "CRITICAL", "auto_assigned": True,
                            "reasons": ["P0-2_FAITHFULNESS_BELOW_THRESHOLD", "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"]}
     assert rec["review_status"]["in_queue"] is False and rec["review_result"]["completed"] is False
+    assert list(rec) == ["eval_id", "query_id", "timestamp", "flag", "review_status", "review_result",
+                         "record_version"]
 
 
 def test_serving_action_is_the_live_gates_not_a_second_policy():

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from geunkeo.evaluate.records import CaseRecord
 from geunkeo.evaluate.report.dashboard import model_debug, operations
 
 
-def _record(qid: str, lang: str, answer: str | None, ms: float, faith: float | None = 1.0) -> dict:
+def _record(qid: str, lang: str, answer: str | None, ms: float, faith: float | None = 1.0) -> CaseRecord:
+    return CaseRecord.from_dict(_raw(qid, lang, answer, ms, faith))
+
+
+def _raw(qid: str, lang: str, answer: str | None, ms: float, faith: float | None = 1.0) -> dict:
     return {"query_id": qid, "query_language": lang, "response": {"response_text": answer, "claims": []},
             "timings_ms": {"search": ms / 2, "answer": ms / 2, "metrics": 999.0},
             "metrics": {"faithfulness": {"value": faith, "computable": faith is not None}},
@@ -33,12 +38,12 @@ def test_operations_are_part_of_the_model_debug_view():
     assert "operations" in model_debug(recs)
 
 
-def _question(qid: str, text: str, gold: bool) -> dict:
-    rec = _record(qid, "ko", "답변입니다.", 40)
+def _question(qid: str, text: str, gold: bool) -> CaseRecord:
+    rec = _raw(qid, "ko", "답변입니다.", 40)
     rec["query_text"] = text
     rec["response"]["reference_answer"] = "참조 답변" if gold else None
     rec["retrieval"]["expected_doc_ids"] = ["d"] if gold else []
-    return rec
+    return CaseRecord.from_dict(rec)
 
 
 def test_questions_far_from_the_gold_set_form_new_question_types():

@@ -76,7 +76,13 @@ def test_run_writes_logs_summary_queue_and_report(tmp_path):
     run = evaluate_cases(_cases(), _pipeline(), s, tmp_path / "run", dataset="unit", eval_id="eval_test")
     assert run.flags == {"CRITICAL": 2, "WARNING": 0, "PASSED": 2}
     summary, records = load_run(tmp_path / "run")
-    by_id = {r["query_id"]: r for r in records}
+    # the lines on disk (the JSON shape readers of earlier runs know) and the typed records read from them
+    lines = (tmp_path / "run" / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    by_id = {d["query_id"]: d for d in map(json.loads, lines)}
+    assert [r.to_dict() for r in records] == [json.loads(x) for x in lines]
+    typed = {r.query_id: r for r in records}
+    assert typed["q-halluc"].response.claims[1].unsupported and typed["q-halluc"].removed[0].kind == "phone"
+    assert typed["q-norecall"].serving_gate is not None and typed["q-norecall"].serving_gate.action == "escalate"
     # halluc: faithfulness 0.5 < 0.90, factual 0.2 < 0.80, one unsupported claim
     assert by_id["q-halluc"]["flag"]["reasons"] == [
         "P0-2_FAITHFULNESS_BELOW_THRESHOLD", "P0-3_FACTUAL_CORRECTNESS_BELOW_THRESHOLD",
@@ -87,6 +93,7 @@ def test_run_writes_logs_summary_queue_and_report(tmp_path):
     rec = by_id["q-halluc"]
     assert set(rec) >= {"eval_id", "query_id", "query_language", "query_text", "eval_timestamp", "retrieval",
                         "response", "aggregate_scores", "flag"}
+    assert list(rec)[-1] == "record_version" and rec["record_version"] == 1
     bad = rec["response"]["claims"][1]
     assert bad["evaluation"]["faithfulness"] == {"supported": False, "supporting_chunks": [], "confidence": 0.1,
                                                  "method": "kiwi-clause-split",

@@ -37,9 +37,11 @@ def _visible(html: str) -> str:
 
 
 def test_every_gate_reason_code_has_a_plain_sentence_in_both_languages():
+    # the gate writes each reason as f"{GateReason.X}: …" (or through NOT_ANSWERED): never a bare "code: …"
     source = (Path(__file__).parents[2] / "src/geunkeo/answer/gate.py").read_text(encoding="utf-8")
-    written = set(re.findall(r'(?:reasons\.append\(|GateDecision\("\w+", \[)f?"([a-z_]+):', source))
-    assert written and written <= set(REASON_CODES)
+    assert not re.search(r'(?:reasons\.append\(|GateDecision\([\w.]+, \[)f?"[a-z_]+:', source)
+    written = set(re.findall(r"\{GateReason\.(\w+)\}", source))
+    assert written and written <= {c.name for c in REASON_CODES}
     for code in REASON_CODES:
         assert set(GATE_REASONS[code]) == set(LANGS), code
     assert reason_text("not_answered: the top documents do not mention 고양이", "ko") == \
@@ -50,6 +52,12 @@ def test_every_gate_reason_code_has_a_plain_sentence_in_both_languages():
 def test_flag_codes_read_as_words():
     assert flag_text("P0-1_CONTEXT_RECALL_BELOW_THRESHOLD", "ko") == "검색 재현율 기준 미달"
     assert flag_text("HALLUCINATED_CLAIM_DETECTED", "en") == "claim not in the documents"
+    # every code the flagging writes (evaluate/codes.py) has its words, in both languages
+    from geunkeo.evaluate.codes import FlagReason, MetricSuffix
+    from geunkeo.server.strings import FLAG_REASONS
+
+    assert set(FLAG_REASONS) == set(FlagReason) and all(set(w) == set(LANGS) for w in FLAG_REASONS.values())
+    assert all(flag_text("P1_NOISE_SENSITIVITY" + s, "en").startswith("noise sensitivity ") for s in MetricSuffix)
 
 
 def test_an_answered_question_leads_with_its_fact_and_a_korean_badge(client):

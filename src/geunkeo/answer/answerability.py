@@ -52,6 +52,14 @@ _EN_COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([A-Za-z][A-Za-z-]{2,})", re.
 _EN_NOT_FOCUS = frozenset({"does", "did", "do", "is", "are", "was", "were", "will", "would", "can", "could", "should",
                            "shall", "may", "must", "has", "have", "of", "more", "longer", "time", "money", "extra"})
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?=\s*년|\b)")
+# a year written short: "'31학년도", "’29년", "29년 상반기", "31학년도", "29년 5월" (a bare "10년" is a duration)
+_SHORT_YEAR = re.compile(r"[''’‘](\d\d)(?!\d)|(?<![\d.])(\d\d)(?=\s*학년도|년\s*(?:[상하]반기|\d{1,2}\s*월|도\b))")
+
+
+def _years(query: str) -> list[str]:
+    """The years a question names, four digits, whether written in full or short."""
+    short = [f"20{a or b}" for a, b in _SHORT_YEAR.findall(query)]
+    return list(dict.fromkeys([*_YEAR.findall(query), *short]))
 
 
 @dataclass
@@ -92,7 +100,7 @@ def _number_in(number: str, text: str) -> bool:
     if number in text:
         return True
     return len(number) == 4 and number[:2] in ("19", "20") and any(
-        f"{q}{number[2:]}" in text for q in ("'", "’", "‘")) or bool(re.search(rf"(?<!\d){number[2:]}년", text))
+        f"{q}{number[2:]}" in text for q in ("'", "’", "‘")) or bool(re.search(rf"(?<!\d){number[2:]}(?:년|학년도)", text))
 
 
 @lru_cache(maxsize=256)
@@ -137,7 +145,7 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
 
 
 def _members(text: str) -> dict[str, set[int]]:
-    """Series members by counter (차, 기, 단계). Not 호: in regulations it numbers an article's items (제2호,
+    """Series members by counter (차, 기, 단계, 번째). Not 호: in regulations it numbers an article's items (제2호,
     3항1호, ", 2호"), laws (법률 제12345호) and rooms far more often than a series the question could mean."""
     return {counter: {int(n) for n in numbers} for counter, numbers in ordinals(text).items() if counter != "호"}
 
@@ -213,7 +221,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
         # "수수료는 얼마?": a sentence (or its neighbour) must name the 수수료 together with a figure
         unmatched.append(f"{focus} ({asked})")
     # a year the question names ("2025년") must appear in what answers it
-    unmatched += [x for x in _YEAR.findall(query) if not _number_in(x, text)]
+    unmatched += [x for x in _years(query) if not _number_in(x, text)]
     unmatched += other_members(query, top)
     matched = len(own) - len(missing)
     parts = {"missing_share": round(share, 4), "stand_ins": float(len(stood_for)), "matched": float(matched)}

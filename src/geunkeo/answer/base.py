@@ -7,6 +7,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from geunkeo.answer.codes import GateAction
+from geunkeo.answer.report import FilterReport
+from geunkeo.answer.report import Removal as Removal  # re-exported: the answer's types are read from here
 from geunkeo.retrieve.base import Hit
 from geunkeo.trace import Trace
 
@@ -55,34 +58,14 @@ def citation_coverage(sentences: Iterable[AnswerSentence]) -> float | None:
 
 
 @dataclass
-class Removal:
-    """One item the hallucination filter took out of an answer."""
-
-    kind: str  # "phone" | "email" | "url" | "department" | "citation"
-    value: str
-    replacement: str
-    sentence: str
-
-
-@dataclass
-class FilterReport:
-    removed: list[Removal] = field(default_factory=list)
-    kept: list[dict[str, str]] = field(default_factory=list)
-    # amounts / dates / percentages not found in any context: reported (and gated on), never edited
-    unverified: list[dict[str, str]] = field(default_factory=list)
-    # instruction-like passages in the contexts (geunkeo.text.injection): {context, chunk_id, kind, text}
-    injections: list[dict[str, str]] = field(default_factory=list)
-    # answer sentences that drew on such a passage (an item only it contains, or its words): {sentence, context,
-    # chunk_id, kind, text, reason}; the gate treats any as unfaithful
-    injection_used: list[dict[str, str]] = field(default_factory=list)
-
-
-@dataclass
 class GateDecision:
-    action: str  # "answer" | "warn" | "regenerate" | "escalate"
+    action: GateAction
     reasons: list[str] = field(default_factory=list)
     checks: dict[str, float] = field(default_factory=dict)
     regenerated: bool = False  # the answer shown is the second generation
+
+    def __post_init__(self) -> None:
+        self.action = GateAction(self.action)  # a plain word (a stored record, a caller) becomes the member
 
 
 @dataclass
@@ -134,6 +117,7 @@ class Answer:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["contexts"] = [h.to_dict() for h in self.contexts]
+        d["filter_report"]["kept"] = [k.to_dict() for k in self.filter_report.kept]
         return d
 
     def public_dict(self) -> dict[str, Any]:

@@ -68,8 +68,9 @@ NOT_FOUND = {"ko": "검색된 문서에서 질문에 대한 내용을 찾지 못
              "en": "The retrieved documents do not contain an answer to this question."}
 
 
-# bullets, numbers, the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)", and Q./A. markers
-_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※]|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(])|"
+# bullets (">" and "=>" too), numbers, the ㅇ/○ bullet as OCR reads it (O, o, 0) before a word or a "(label)", and
+# Q./A. markers
+_BULLET = re.compile(r"^\s*(?:[-*•·▶▷■□○●◦▪※>]|=>|\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\)|[Oo0](?=\s+[가-힣(])|"
                      r"[QA][.:](?=\s))\s*")
 # a "label: value" line with a figure ("사용 비율: 2.75%(3분기)→3.5%(4분기)", "접수 기간: 4월 6일 ~ 4월 17일"): an item
 _LABELLED = re.compile(r"^[^:：]{2,30}[:：]\s*\S.*\d")
@@ -90,9 +91,9 @@ _INTRO = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같
 _ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[가-하][.)]|\(\d{1,2}\))\s*\S")
 _ITEM_MARK = re.compile(r"^\(?(\d{1,2}|[가-하])[.)]\s*")
 MAX_ITEMS, MAX_UNIT_CHARS = 10, 700
-# a numbered member of a series the question names ("녹색 성장펀드 2호", "4차 공고", "2단계", "제2호"): a sentence
+# a numbered member of a series the question names ("녹색 성장펀드 2호", "4차 공고", "2단계", "제2호", "3번째"): a sentence
 # about another member of the same series ("2호 펀드 역시 …") answers about something else
-_ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})\s?(호|차|단계|기)(?![가-힣]?\d)")
+_ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})\s?(호|차|단계|기|번째)(?![가-힣]?\d)")
 
 
 def source_sentences(text: str) -> list[str]:
@@ -138,8 +139,7 @@ def source_units(text: str) -> list[Unit]:
             continue
         if not _ENDED.search(line) and len(line) < (8 if bulleted else 40):
             continue  # a heading, a label, a table cell
-        sents = analyzer.sentences(line)
-        for j, sent in enumerate(sents):
+        for sent, is_item in _pieces(analyzer.sentences(line), bulleted):
             sent = _HEADING.sub("", sent).strip()
             if len(re.sub(r"\W", "", sent)) < 4 or _QUOTED.match(sent):
                 continue
@@ -147,12 +147,45 @@ def source_units(text: str) -> list[Unit]:
             # unless it is a section title behind a bullet ("□ 녹색 성장펀드 2호 운용현황"): short, no figure
             if _broken(sent):
                 continue
-            if ends_sentence(sent) or (bulleted and j == len(sents) - 1 and not _cut_at_connective(sent)
-                                       and not _bullet_title(sent)):
+            if ends_sentence(sent) or (is_item and not _cut_at_connective(sent) and not _bullet_title(sent)):
                 out.append(Unit(sent, position=len(out)))
         if out and out[-1].text in line and _INTRO.search(out[-1].text):
             open_list, items = True, 0
     return out
+
+
+def _pieces(sents: list[str], bulleted: bool) -> list[tuple[str, bool]]:
+    """A line's sentences, long ones split at the bullets inside them, each with whether it is a list item (the
+    last piece of a bulleted line; every piece of a run split at its bullets), which is whole without a sentence
+    ending."""
+    out: list[tuple[str, bool]] = []
+    for j, sent in enumerate(sents):
+        pieces = _inline_items(sent)
+        last = bulleted and j == len(sents) - 1
+        out += [(piece, len(pieces) > 1 or (last and k == len(pieces) - 1)) for k, piece in enumerate(pieces)]
+    return out
+
+
+# a bullet inside a line: a two-column or outline page the extraction ran together ("… 효과 · 누적 조회수 …",
+# "… 추진 o (재정 …)", "… 확대 > 2018년 …"); a spaced middle dot also joins two nouns ("양도 · 대여"), so only a long
+# run is split and only into pieces that stand as phrases
+_INLINE_BULLET = re.compile(r"\s(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo](?=\s+[가-힣(\d])|0(?=\s+\())\s+")
+_LONG_RUN, _MIN_PIECE = 90, 12
+
+
+def _inline_items(sent: str) -> list[str]:
+    """A long sentence split at the bullets inside it, each piece at least `_MIN_PIECE` characters (a shorter one
+    stays with the piece before it); a short sentence as it is."""
+    if len(sent) < _LONG_RUN or not _INLINE_BULLET.search(sent):
+        return [sent]
+    pieces: list[str] = []
+    for piece in _INLINE_BULLET.split(sent):
+        piece = piece.strip()
+        if pieces and (len(piece) < _MIN_PIECE or len(pieces[-1]) < _MIN_PIECE):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        elif piece:
+            pieces.append(piece)
+    return pieces
 
 
 _FINAL_SYLLABLES = "다요음함임됨까니오죠"
@@ -170,7 +203,7 @@ def _broken(sent: str) -> bool:
 
 def _bullet_title(item: str) -> bool:
     """A bulleted line that names a section rather than stating something: short, no "label: value", and no
-    number but an ordinal ("2호 운용현황" is a title; "HSK 5급 이상" is a fact)."""
+    number but an ordinal ("2호 운용현황" is a title; "DELF B2 이상" is a fact)."""
     return len(item) <= 30 and ":" not in item and "：" not in item and not re.search(r"\d", _ORDINAL.sub("", item))
 
 
@@ -212,11 +245,18 @@ def _on_topic(c: _Candidate) -> bool:
     return c.overlap > 0 or c.slot
 
 
+# a chapter number: a Roman numeral sign, or Latin numerals with a full stop or before Korean ("I am …" is no chapter)
+_CHAPTER = re.compile(r"^\s*(?:[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+\.?\s|[IVX]{1,4}\.\s|(?:II|III|IV|V|VI|VII|VIII|IX|X)\s(?=[가-힣]))")
+_CHAPTER_TITLE_CHARS = 30
+
+
 def is_heading(text: str) -> bool:
     """Whether a unit is a heading: short, no sentence ending, no figure past its numbering and no "label: value"
     (a section title says what follows, not what the question asked)."""
     shape = intrinsic(text)
     body = _NUMBERING.sub("", text)
+    if _CHAPTER.match(text) and len(body) <= _CHAPTER_TITLE_CHARS and not re.search(r"\d", body):
+        return True  # "Ⅱ 이렇게 추진해 왔습니다": a chapter's title, whatever its ending
     return bool(shape.short and shape.no_ending and ":" not in body and not re.search(r"\d", body))
 
 
@@ -522,8 +562,9 @@ class ExtractiveAnswerer(Answerer):
         leads = [c for c in leads if _on_topic(c)] or leads
         lead = leads[0]
         chosen = [lead]
+        # a supporting unit that starts inside a sentence is a fragment too (its antecedent is on another page)
         rest = [c for c in pool if c is not lead and c.prob >= _SUPPORT_SHARE * lead.prob and not is_heading(c.unit.text)
-                and (_on_topic(c) or not topical)
+                and not intrinsic(c.unit.text).cut_start and (_on_topic(c) or not topical)
                 and (compares or doc_of[c.rank] == doc_of[lead.rank])]
         total = (sum(parts.values()) or 1.0) if parts else 1.0
         while len(chosen) < min(self.max_sentences, 1 + _MAX_SUPPORT) and rest:

@@ -28,10 +28,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from geunkeo.answer.base import FilterReport, Removal
 from geunkeo.answer.context import ContextDoc, ContextIndex
 from geunkeo.answer.edits import rewrite_sentence
 from geunkeo.answer.figure_edits import cut_figures, relocated
+from geunkeo.answer.report import (
+    FilterReport,
+    InjectionFound,
+    InjectionUse,
+    KeptItem,
+    Removal,
+    UnverifiedItem,
+)
 from geunkeo.answer.rewrite import (
     PHRASES,
     residual_is_empty,
@@ -263,7 +270,7 @@ class HallucinationFilter:
                     _keep(report, _kept(e, ctx, n))
             elif e.kind == "citation" and e.ref == "loose" and not loose_checked["Pt" if e.article.startswith("Pt")
                                                                                   else "§"]:
-                report.unverified.append({"kind": e.kind, "value": e.text, "sentence": sent})
+                report.unverified.append(UnverifiedItem(e.kind, e.text, sent))
             elif e.kind == "citation":
                 regs, kind_word = self._resolve(e, state, prev_regs)
                 prev_regs = regs
@@ -296,10 +303,7 @@ class HallucinationFilter:
                     bad.append(e)
                 else:
                     doc, evidence = found
-                    item = _kept(e, ctx, doc.n)
-                    art_text = doc.articles.get(e.article)
-                    item["article_text" if art_text else "evidence"] = (art_text or evidence).strip()[:600]
-                    _keep(report, item)
+                    _keep(report, _kept(e, ctx, doc.n, doc.articles.get(e.article) or None, evidence))
             elif e.kind in FIGURE_KINDS and not _figure_supported(sent, e, ctx, report, state):
                 bad.append(e)
         return bad
@@ -373,8 +377,7 @@ class _Injected:
         for n, c in enumerate(chunks, start=1):
             spans = list(spans_of(c.text))
             for sp in spans:
-                report.injections.append({"context": str(n), "chunk_id": c.chunk_id, "kind": sp.kind,
-                                          "text": sp.phrase})
+                report.injections.append(InjectionFound(str(n), c.chunk_id, sp.kind, sp.phrase))
                 for m in _CTX_SENT.finditer(c.text, sp.start, sp.end):
                     if g := _grams(m.group(0)):
                         self.passages.append((n, sp, g))
@@ -382,11 +385,11 @@ class _Injected:
             self.clean.append(replace(c, text=clean) if spans else c)
             self.clean_sentences.extend(g for m in _CTX_SENT.finditer(clean) if (g := _grams(m.group(0))))
 
-    def check(self, sent: str, bad: list[Entity], unverified: list[dict[str, str]], ents: list[Entity]) -> str | None:
+    def check(self, sent: str, bad: list[Entity], unverified: list[UnverifiedItem], ents: list[Entity]) -> str | None:
         """Record `sent` in `injection_used` when an item it lost (or could not verify) is in a passage only
         ("items": the filter removes or reports them as usual), or when it repeats a passage's words that no other
         context sentence carries ("drawn": the caller drops the sentence)."""
-        values = {u["value"] for u in unverified}
+        values = {u.value for u in unverified}
         lost = [(e, n) for e in bad if (n := self._raw_context(e)) is not None]
         unsure = [(e, n) for e in ents if e.text in values and (n := self._raw_context(e)) is not None]
         if lost:  # the filter rewrites the sentence without them, as for any unsupported item
@@ -441,9 +444,8 @@ class _Injected:
         chunk = self.chunks[n - 1]
         if span is None:  # the context's first passage (an item may sit in a passage governed by a later trigger)
             span = next((sp for m, sp, _ in self.passages if m == n), None)
-        self.report.injection_used.append({
-            "sentence": sent, "context": str(n), "chunk_id": chunk.chunk_id, "kind": span.kind if span else "",
-            "text": span.phrase if span else "", "items": items, "reason": reason})
+        self.report.injection_used.append(InjectionUse(sent, str(n), chunk.chunk_id, span.kind if span else "",
+                                                       span.phrase if span else "", items, reason))
 
 
 _EN_KIND = re.compile(r"\b(regulations?|rules|bylaws|terms|conditions|policy|guidelines?|handbook|notice)\b", re.I)
@@ -503,17 +505,23 @@ def _figure_supported(sent: str, e: Entity, ctx: ContextIndex, report: FilterRep
     return n is not None
 
 
-def _keep(report: FilterReport, item: dict[str, str]) -> None:
+def _keep(report: FilterReport, item: KeptItem) -> None:
     """Record a supported item once per (kind, value, context)."""
-    key = (item["kind"], item["value"], item["context"])
-    if not any((k["kind"], k["value"], k["context"]) == key for k in report.kept):
+    key = (item.kind, item.value, item.context)
+    if not any((k.kind, k.value, k.context) == key for k in report.kept):
         report.kept.append(item)
 
 
-def _kept(e: Entity, ctx: ContextIndex, n: int) -> dict[str, str]:
+def _kept(e: Entity, ctx: ContextIndex, n: int, article_text: str | None = None,
+          evidence: str | None = None) -> KeptItem:
+    """A kept item; a citation also carries its article's text, or else the sentence that bears it out."""
     chunk = ctx.docs[n - 1].chunk
-    return {"kind": e.kind, "value": e.text, "context": str(n), "chunk_id": chunk.chunk_id,
-            "location": chunk.location}
+    item = KeptItem(e.kind, e.text, str(n), chunk.chunk_id, chunk.location)
+    if article_text:
+        item.article_text = article_text.strip()[:600]
+    elif evidence is not None:
+        item.evidence = evidence.strip()[:600]
+    return item
 
 
 def _close(sent: str) -> str:

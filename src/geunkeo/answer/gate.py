@@ -24,7 +24,14 @@ coverage below threshold, or a cited chunk of a superseded version (retrieve/ver
 from __future__ import annotations
 
 from geunkeo.answer.answerability import Answerability, source_word
-from geunkeo.answer.base import Answer, GateDecision, citation_coverage, content_sentences, source_lang
+from geunkeo.answer.base import (
+    Answer,
+    GateDecision,
+    citation_coverage,
+    content_sentences,
+    source_lang,
+)
+from geunkeo.answer.codes import GateAction, GateReason
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import IN_FORCE, superseded_cited
@@ -32,13 +39,11 @@ from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.patterns import detect_lang
 
 _MAIN_RETRIEVERS = ("bm25", "dense", "hyde")
-NOT_ANSWERED = "not_answered"  # the reason code of a withheld answer the documents do not contain
-SUPERSEDED_CITED = "superseded_version_cited"
+NOT_ANSWERED = GateReason.NOT_ANSWERED  # the reason code of a withheld answer the documents do not contain
+SUPERSEDED_CITED = GateReason.SUPERSEDED_VERSION_CITED
 # every reason code a decision can carry (the text before ": " in a reason); the pages word each one
 # (server/strings.py GATE_REASONS)
-REASON_CODES = ("no_context", "no_answer", "retrieval_low_confidence", NOT_ANSWERED, "verification",
-                "citation_coverage", "instruction_like_context", "unsupported_items", "unverified_numbers",
-                SUPERSEDED_CITED, "regeneration_failed")
+REASON_CODES = tuple(GateReason)
 
 
 _WEIGHTS = {"term_coverage": 0.6, "agreement": 0.25, "margin": 0.15}
@@ -135,14 +140,14 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     reasons: list[str] = []
     verify_action = _verification_checks(answer, settings, checks, reasons, can_regenerate)
     if not answer.contexts:
-        return GateDecision("escalate", ["no_context: nothing was retrieved"], checks)
+        return GateDecision(GateAction.ESCALATE, [f"{GateReason.NO_CONTEXT}: nothing was retrieved"], checks)
     if not content_sentences(answer.sentences):
-        return GateDecision("escalate", ["no_answer: the answer has no content sentence"], checks)
+        return GateDecision(GateAction.ESCALATE, [f"{GateReason.NO_ANSWER}: the answer has no content sentence"], checks)
     # across languages the confidence has no term-coverage part (ranks and margins only); whether the documents
     # answer is then the answerability check's call, which reads the plan's glossary translations
     cross_lingual = answerability is not None and "term_coverage" not in parts
     if conf < settings.gate_min_retrieval_confidence and not cross_lingual:
-        return GateDecision("escalate", [f"retrieval_low_confidence: {conf:.2f} < "
+        return GateDecision(GateAction.ESCALATE, [f"{GateReason.RETRIEVAL_LOW_CONFIDENCE}: {conf:.2f} < "
                                          f"{settings.gate_min_retrieval_confidence:.2f}"], checks)
     if unit_confidence is not None:
         # the learned decision (answer/unit_ranker.py): how probable it is that the best unit of the top chunks
@@ -150,49 +155,49 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
         prob, threshold = unit_confidence
         checks["unit_probability"] = round(prob, 4)
         if settings.withhold_by in ("ranker", "both") and prob < threshold:
-            return GateDecision("escalate", [f"{NOT_ANSWERED}: no passage of the top documents states what was "
+            return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: no passage of the top documents states what was "
                                              f"asked (best {prob:.2f} < {threshold:.2f})"], checks)
     if answerability is not None and settings.withhold_by in ("rules", "both"):
         checks["answerability"] = answerability.score
         checks.update({f"answerability_{k}": v for k, v in answerability.parts.items()})
         if answerability.unmatched:
-            return GateDecision("escalate", [f"{NOT_ANSWERED}: the top documents do not mention "
+            return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: the top documents do not mention "
                                              f"{', '.join(answerability.unmatched)}"], checks)
         if answerability.score < settings.gate_min_answerability:
-            return GateDecision("escalate", [f"{NOT_ANSWERED}: {answerability.score:.2f} < "
+            return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: {answerability.score:.2f} < "
                                              f"{settings.gate_min_answerability:.2f} of the question's words found "
                                              f"(missing: {', '.join(answerability.missing[:5])})"], checks)
-    if verify_action == "escalate":
-        return GateDecision("escalate", reasons, checks)
+    if verify_action == GateAction.ESCALATE:
+        return GateDecision(GateAction.ESCALATE, reasons, checks)
     cite_fail = coverage < settings.gate_min_citation_coverage
     if cite_fail:
-        reasons.append(f"citation_coverage: {coverage:.2f} < {settings.gate_min_citation_coverage:.2f}")
+        reasons.append(f"{GateReason.CITATION_COVERAGE}: {coverage:.2f} < {settings.gate_min_citation_coverage:.2f}")
     # a sentence that drew on an instruction-like passage of a document (answer/filter.py) is never faithful
-    injected = len(getattr(answer.filter_report, "injection_used", ()))
+    injected = len(answer.filter_report.injection_used)
     checks["injection_used"] = float(injected)
     unfaithful = (removed > settings.gate_max_unsupported or unverified > settings.gate_max_unverified
                   or injected > 0)
     if unfaithful:
         if injected:
-            reasons.append(f"instruction_like_context: {injected} sentence(s) drew on an instruction-like passage "
+            reasons.append(f"{GateReason.INSTRUCTION_LIKE_CONTEXT}: {injected} sentence(s) drew on an instruction-like passage "
                            "of the documents")
         if removed > settings.gate_max_unsupported:
-            reasons.append(f"unsupported_items: {removed} removed by the hallucination filter")
+            reasons.append(f"{GateReason.UNSUPPORTED_ITEMS}: {removed} removed by the hallucination filter")
         if unverified > settings.gate_max_unverified:
-            reasons.append(f"unverified_numbers: {unverified} not found in the contexts")
+            reasons.append(f"{GateReason.UNVERIFIED_NUMBERS}: {unverified} not found in the contexts")
         if can_regenerate:
-            return GateDecision("regenerate", reasons, checks)
-        return GateDecision("escalate" if cite_fail else "warn", reasons, checks)
-    if verify_action == "regenerate":
-        return GateDecision("regenerate", reasons, checks)
+            return GateDecision(GateAction.REGENERATE, reasons, checks)
+        return GateDecision(GateAction.ESCALATE if cite_fail else GateAction.WARN, reasons, checks)
+    if verify_action == GateAction.REGENERATE:
+        return GateDecision(GateAction.REGENERATE, reasons, checks)
     # a cited chunk of a version not in force (retrieve/versions.py): the answer may state a rule that changed
     outdated = superseded_cited(_cited_hits(answer))
     checks["superseded_cited"] = float(len(outdated))
     if outdated:
         reasons.append(f"{SUPERSEDED_CITED}: {', '.join(dict.fromkeys(outdated))} is not the version in force")
     if cite_fail or outdated:
-        return GateDecision("warn", reasons, checks)
-    return GateDecision("answer", reasons, checks)
+        return GateDecision(GateAction.WARN, reasons, checks)
+    return GateDecision(GateAction.ANSWER, reasons, checks)
 
 
 def _cited_hits(answer: Answer) -> list[Hit]:
@@ -202,7 +207,7 @@ def _cited_hits(answer: Answer) -> list[Hit]:
 
 
 def _verification_checks(answer: Answer, settings: AnswerSettings, checks: dict[str, float], reasons: list[str],
-                         can_regenerate: bool) -> str | None:
+                         can_regenerate: bool) -> GateAction | None:
     """Add the claim-by-claim verification's counts to `checks` (answer/verify.py; the removed sentences are no
     longer in the answer) and say what too little support calls for: none supported → escalate; less than
     `gate_min_supported_share` of the checked sentences → regenerate once (LLM), else escalate."""
@@ -216,12 +221,12 @@ def _verification_checks(answer: Answer, settings: AnswerSettings, checks: dict[
     if not ver.checked:
         return None
     if ver.supported == 0:
-        reasons.append(f"verification: none of {ver.checked} sentences is supported by the context it cites "
+        reasons.append(f"{GateReason.VERIFICATION}: none of {ver.checked} sentences is supported by the context it cites "
                        f"({ver.contradicted} contradicted)")
-        return "escalate"
+        return GateAction.ESCALATE
     if share < settings.gate_min_supported_share:
-        reasons.append(f"verification: {ver.supported} of {ver.checked} sentences supported ({share:.2f} < "
+        reasons.append(f"{GateReason.VERIFICATION}: {ver.supported} of {ver.checked} sentences supported ({share:.2f} < "
                        f"{settings.gate_min_supported_share:.2f}; {ver.contradicted} contradicted, "
                        f"{ver.unsupported} unsupported removed)")
-        return "regenerate" if can_regenerate else "escalate"
+        return GateAction.REGENERATE if can_regenerate else GateAction.ESCALATE
     return None

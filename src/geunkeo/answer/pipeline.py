@@ -17,6 +17,7 @@ from collections.abc import Callable
 from geunkeo.answer.answerability import Answerability, assess
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, GateDecision, Verification
 from geunkeo.answer.cited import render
+from geunkeo.answer.codes import GateAction, GateReason
 from geunkeo.answer.extractive import RankedUnits, question_lang, readable
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.answer.gate import NOT_ANSWERED, decide, retrieval_confidence
@@ -77,7 +78,7 @@ def answer_hits(query: str, hits: list[Hit], parts: AnswerParts | None = None, *
         gate = decide(ans, parts.settings, can_regenerate=ans.answerer == "llm", confidence=conf,
                       answerability=able, unit_confidence=unit)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
-    if gate.action == "regenerate":
+    if gate.action == GateAction.REGENERATE:
         ans, gate = _regenerate(query, ans, gate, check, lambda a: decide(
             a, parts.settings, can_regenerate=False, confidence=conf, answerability=able, unit_confidence=unit))
     return _finish(ans, gate, hits, trace)
@@ -108,14 +109,14 @@ def _regenerate(query: str, ans: Answer, gate: GateDecision, check: _Checks,
     """The gate's one regeneration of an LLM answer, told what the first one invented; the filtered first answer
     is kept, with a warning, when the LLM fails."""
     trace = check.trace
-    avoid = [r.value for r in ans.filter_report.removed] + [u["value"] for u in ans.filter_report.unverified]
+    avoid = [r.value for r in ans.filter_report.removed] + [u.value for u in ans.filter_report.unverified]
     if ans.verification is not None:
         avoid += [c.text for c in ans.verification.sentences if c.removed]
     try:
         second = check.parts.answerers.llm(check.llm).answer(query, check.hits, trace, avoid=avoid)
     except LLMError as e:
         trace.warn(f"regeneration failed ({type(e).__name__}: {e}); the filtered first answer is kept")
-        return ans, GateDecision("warn", [*gate.reasons, "regeneration_failed"], gate.checks)
+        return ans, GateDecision(GateAction.WARN, [*gate.reasons, GateReason.REGENERATION_FAILED], gate.checks)
     ans = check(second)
     first_reasons = gate.reasons
     with trace.stage("answer.gate", retry=True):
@@ -285,14 +286,14 @@ def _cite_evidence(ans: Answer, ver: Verification, hits: list[Hit], trace: Trace
 
 def _finish(ans: Answer, gate: GateDecision, hits: list[Hit], trace: Trace) -> Answer:
     lang = ans.lang if ans.lang in WARNING else question_lang(ans.query)
-    if gate.action == "warn":
+    if gate.action == GateAction.WARN:
         ans.sentences.insert(0, AnswerSentence(WARNING[lang], generic=True))
-    elif gate.action == "escalate":
+    elif gate.action == GateAction.ESCALATE:
         ans.draft, ans.draft_sentences = render(ans.sentences), list(ans.sentences)
         not_in_docs = any(r.startswith(NOT_ANSWERED) for r in gate.reasons)
         ans.sentences = [AnswerSentence((NOT_FOUND_IN_DOCS if not_in_docs else ESCALATION)[lang], generic=True)]
     ans.text = render(ans.sentences)
-    if gate.action == "escalate" and hits:
+    if gate.action == GateAction.ESCALATE and hits:
         listing = "; ".join(f"[{n}] {h.chunk.location or h.chunk.title}" for n, h in enumerate(hits[:3], 1))
         ans.text += f" {SOURCES[lang]} {listing}"
     ans.gate = gate

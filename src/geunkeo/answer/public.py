@@ -6,7 +6,10 @@ contradiction, nonsense. The server shows `public_dict`; the rejected text goes 
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
+
+from geunkeo.answer.report import FilterReport
 
 # trace decision keys that carry what the answerer wrote (answer.llm's draft, removed sentences and items)
 _WRITTEN = ("text", "sentence", "value", "replacement", "rejected", "items", "evidence")
@@ -20,13 +23,13 @@ def _trace(trace: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _filter_report(report: dict[str, Any]) -> dict[str, Any]:
-    keep = ("kind", "context", "chunk_id")  # a reason names the rejected item
-    return {**report,
-            "removed": [{"kind": r["kind"]} for r in report.get("removed", [])],
-            "unverified": [{k: v for k, v in u.items() if k in keep} for u in report.get("unverified", [])],
-            "injections": [{k: v for k, v in i.items() if k in keep} for i in report.get("injections", [])],
-            "injection_used": [{k: v for k, v in u.items() if k in keep} for u in report.get("injection_used", [])]}
+def _filter_report(report: FilterReport) -> dict[str, Any]:
+    def located(items: list[Any]) -> list[dict[str, Any]]:  # where an item was, never its text
+        return [{k: v for k, v in asdict(x).items() if k in ("kind", "context", "chunk_id")} for x in items]
+
+    return {"removed": [{"kind": r.kind} for r in report.removed], "kept": [k.to_dict() for k in report.kept],
+            "unverified": located(report.unverified), "injections": located(report.injections),
+            "injection_used": located(report.injection_used)}
 
 
 def _verification(ver: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -42,7 +45,7 @@ def public_dict(answer) -> dict[str, Any]:
     d = answer.to_dict()
     if answer.answerer == "llm" or answer.fallback:  # a withheld LLM draft is the LLM's words
         d["draft"], d["draft_sentences"] = None, []
-    d["filter_report"] = _filter_report(d["filter_report"])
+    d["filter_report"] = _filter_report(answer.filter_report)
     d["verification"] = _verification(d.get("verification"))
     d["trace"] = _trace(d["trace"])
     return d

@@ -1,4 +1,4 @@
-"""What a question asks for (amount, date, count, rate, office, condition, difference, definition) and whether
+"""What a question asks for (amount, duration, date, count, rate, office, condition, difference, definition) and whether
 a sentence carries it.
 
 "얼마야?" is answered by a sentence with an amount, "언제?" by one with a date or period, "몇 학기?" by one with a
@@ -18,8 +18,11 @@ _COUNT_UNITS = ("개", "명", "번", "회", "학기", "학점", "년", "건", "�
 _QUESTION = {
     "amount": re.compile(r"얼마|금액|비용|가격|요금|수수료|보험료|납부액|지원금|장학금액|한도|자본금|액수|"
                          r"how much|cost|fee|price|amount|premium|limit", re.I),
+    # a length of time, not a point in it: "how long", "얼마나 오래/걸려", "기간은 얼마"
+    "duration": re.compile(r"얼마\s?(?:나|동안)?\s?(?:오래|걸리|걸려|소요)|기간(?:은|이)?\s?(?:얼마|최대|최장)|"
+                           r"how long|for how many (?:days|weeks|months|years|semesters)", re.I),
     "date": re.compile(r"언제|기간|기한|날짜|일정|시기|마감|며칠까지|몇\s?일까지|몇\s?월|시행일|"
-                       r"when|deadline|period|date|how long", re.I),
+                       r"when|deadline|period|date", re.I),
     "count": re.compile(r"몇\s?(?:" + "|".join(_COUNT_UNITS) + r")|횟수|인원|how many", re.I),
     "rate": re.compile(r"비율|몇\s?(?:%|퍼센트|프로)|율은|률은|증가율|감소율|percent|rate|ratio", re.I),
     "office": re.compile(r"누가|누구|어디(?:에서|에|로)?|어느\s?(?:기관|부서|곳)|담당|기관은|부서는|"
@@ -40,6 +43,11 @@ _SENTENCE = {
                        rf"분기|상반기|하반기|\d{{2,4}}년|(?<![\d.])\d{{1,2}}\s*년(?!도)|\d{{1,2}}\s*일(?:에|까지|부터)|매월|매년|매주|매일|부터|까지|이내|"
                        r"(?:January|February|March|April|May|June|July|August|September|October|November|"
                        r"December)|\bwithin\b|\bdays?\b|\bmonths?\b|\byears?\b", re.I),
+    # a number of days, weeks, months, years, semesters or hours, not a calendar date ("3월 28일", "2025년")
+    "duration": re.compile(r"(?<![\d.월])(?<!월\s)\d{1,3}(?:\.\d+)?\s*(?:개월|달|개\s*학기|학기|년(?!도)|일(?!\s*[(（])|"
+                           r"주일?|시간|분)|\b\d{1,3}\s+(?:days?|weeks?|months?|years?|semesters?|hours?)\b|"
+                           r"\b(?:one|two|three|four|five|six|ten|twelve)\s+(?:days?|weeks?|months?|years?|semesters?)\b",
+                           re.I),
     "count": re.compile(rf"{_NUM}\s*(?:개|명|건|회|번|학기|학점|곳|가지|차례|시간|년|주|인|종|개소|대)|"
                         rf"\b{_NUM}\s+(?:times|persons?|people|semesters?|credits?)", re.I),
     "rate": re.compile(rf"{_NUM}\s*(?:%|퍼센트|%p|배|bp)|{_NUM}\s*분의\s*{_NUM}|percent", re.I),
@@ -51,7 +59,7 @@ _SENTENCE = {
     "definition": re.compile(r"(?:이)?란\s|라\s?함은|말한다|의미한다|뜻한다|정의|means|refers to|is defined", re.I),
 }
 
-NUMERIC_SLOTS = ("amount", "date", "count", "rate")
+NUMERIC_SLOTS = ("amount", "duration", "date", "count", "rate")
 
 QUESTION_WORDS: dict = json.loads(resources.files("geunkeo.data").joinpath("question_words.json").read_text("utf-8"))
 # BM25 terms of the question words themselves: they say what is asked, not what it is about
@@ -69,9 +77,22 @@ def asks_several(question: str) -> bool:
     return len(_ASKING.findall(question)) >= 2 or any(m in low for m in _PART_MARKERS)
 
 
+_MONEY = re.compile(r"금액|비용|가격|요금|수수료|보험료|납부액|지원금|장학금액|한도|자본금|액수|원|"
+                    r"how much|cost|fee|price|amount|premium", re.I)
+
+
 def question_slots(question: str) -> list[str]:
-    """The slots a question asks for, most specific first (amount before condition, …)."""
-    return [slot for slot, pattern in _QUESTION.items() if pattern.search(question)]
+    """The slots a question asks for, most specific first (amount before condition, …). "얼마나 오래" and
+    "기간은 얼마" ask a length of time: 얼마 there asks no amount unless the question names money too."""
+    slots = [slot for slot, pattern in _QUESTION.items() if pattern.search(question)]
+    if "duration" in slots and "amount" in slots:
+        # "비용이 얼마나 소요돼?" asks money; "얼마나 오래", "기간은 얼마" a length of time
+        money, time = _MONEY.search(question), re.search(r"오래|기간|how long", question, re.I)
+        slots.remove("duration" if money and not time else "amount")
+    if "duration" in slots:  # the length first: "기간" also matched the date cue
+        slots.remove("duration")
+        slots.insert(0, "duration")
+    return slots
 
 
 def sentence_slots(sentence: str) -> set[str]:

@@ -123,6 +123,30 @@ class Shape(NamedTuple):
     cut_start: float  # it starts inside a sentence: a verb, an ending, a particle or a dependent noun first
 
 
+def _particle_alone(text: str) -> bool:
+    """Whether the unit opens with a particle the extraction cut from its noun ("의 내부에 …"): a first word of one or
+    two syllables that Kiwi reads as particles once a noun stands before it (alone it may read "의" as a noun)."""
+    word = text.split(maxsplit=1)[0] if text.strip() else ""
+    if not 1 <= len(word) <= 2 or not all("\uac00" <= ch <= "\ud7a3" for ch in word):
+        return False
+    toks = get_kiwi().tokenize("학교" + word)
+    return len(toks) >= 2 and str(toks[0].tag) == "NNG" and all(str(t.tag).startswith("J") for t in toks[1:])
+
+
+def _cut_start(head: list, text: str) -> bool:
+    """Whether the first morphemes show a sentence begun before the unit: an ending, particle, suffix or bound noun
+    first, or a verb stem that ends there ("…하였다", "…하고"). A verb or adjective turned modifier ("높은 금리에도
+    …") opens a sentence, and an interjection inside the first word is Kiwi misreading an abbreviation."""
+    first = str(head[0].tag) if head else ""
+    if _particle_alone(text):
+        return True
+    if not first.startswith(_CUT) or first in _POINTING:
+        return False
+    if first.startswith("V") and len(head) > 1 and str(head[1].tag) == "ETM":
+        return False
+    return not (first == "IC" and len(text) > head[0].len and not text[head[0].len].isspace())
+
+
 @lru_cache(maxsize=4096)
 def intrinsic(text: str) -> Shape:
     """How a unit reads on its own (cached: the same chunks come back)."""
@@ -136,7 +160,7 @@ def intrinsic(text: str) -> Shape:
         head = get_kiwi().tokenize(text[:12])
         first = str(head[0].tag) if head else ""
         dangling = float(first in _POINTING)
-        cut = float(first.startswith(_CUT) and first not in _POINTING)
+        cut = float(_cut_start(head, text))
     if HANGUL.search(text[-12:]):
         tail = get_kiwi().tokenize(text[-12:])
         no_ending = float(not any(str(t.tag) in ("EF", "ETN") for t in tail[-3:]))

@@ -6,6 +6,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+# why a claim is unsupported when no veto names a reason (checks/support.py): no context was given, or none of the
+# contexts supports it
+NO_CONTEXT = "NO_CONTEXT"
+NO_SUPPORTING_CONTEXT = "NO_SUPPORTING_CONTEXT"
+
 
 @dataclass
 class MetricResult:
@@ -35,3 +40,8 @@ class Claim:
     support_score: float | None = None
     supporting_chunks: list[dict[str, Any]] = field(default_factory=list)  # {chunk_id, score, evidence}
     checks: dict[str, Any] = field(default_factory=dict)  # entity / polarity / similarity / judge
+
+    @property
+    def failure_reason(self) -> str:
+        """Why the support check did not support the claim (a veto's code, else NO_SUPPORTING_CONTEXT)."""
+        return self.checks.get("support", {}).get("failure_reason") or NO_SUPPORTING_CONTEXT

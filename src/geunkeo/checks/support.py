@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from geunkeo.checks.base import Claim
+from geunkeo.checks.base import NO_CONTEXT, NO_SUPPORTING_CONTEXT, Claim
 from geunkeo.checks.similarity import VectorCache
 from geunkeo.errors import ConfigError
 from geunkeo.text.analyzer import get_analyzer
@@ -407,7 +407,7 @@ class SupportChecker:
         verdicts = [self.verdict(claim.text, cid, text) for cid, text in contexts if text.strip()]
         if not verdicts:
             claim.supported, claim.support_score = False, 0.0
-            claim.checks["support"] = {"failure_reason": "NO_CONTEXT", "method": self.method}
+            claim.checks["support"] = {"failure_reason": NO_CONTEXT, "method": self.method}
             return claim
         verdicts.sort(key=lambda v: (v.supported, v.score), reverse=True)
         best = verdicts[0]
@@ -421,7 +421,7 @@ class SupportChecker:
                                    "per_chunk": {v.chunk_id: round(v.score, 4) for v in verdicts}}
         if not claim.supported:
             claim.checks["support"]["failure_reason"] = (best.checks["vetoes"][0] if best.checks["vetoes"]
-                                                         else "NO_SUPPORTING_CONTEXT")
+                                                         else NO_SUPPORTING_CONTEXT)
         if self.judge is not None:
             self._judge_override(claim, best)
         return claim

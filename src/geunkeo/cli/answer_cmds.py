@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from geunkeo.answer.codes import GateAction
 from geunkeo.cli.common import console, err_console, print_json, settings_from, user_errors
 from geunkeo.errors import ConfigError
 
@@ -22,7 +23,8 @@ def register(app: typer.Typer) -> None:
     app.command("verify")(verify_cmd)
 
 
-_GATE_STYLE = {"answer": "green", "warn": "yellow", "regenerate": "yellow", "escalate": "red"}
+_GATE_STYLE = {GateAction.ANSWER: "green", GateAction.WARN: "yellow", GateAction.REGENERATE: "yellow",
+               GateAction.ESCALATE: "red"}
 
 
 def ask_cmd(
@@ -122,22 +124,24 @@ def verify_cmd(
         known = load_lines(str(departments), "--departments") if departments else ()
         allowed = load_lines(str(allowlist), "--allowlist") if allowlist else ()
         res = HallucinationFilter(known, allowed).apply(text, chunks, lang=lang)
+    from dataclasses import asdict
+
     if as_json:
         print_json({
             "text": res.text,
             "removed": [{"kind": r.kind, "value": r.value, "replacement": r.replacement}
                         for r in res.report.removed],
-            "kept": res.report.kept,
+            "kept": [k.to_dict() for k in res.report.kept],
         })
         return
-    from dataclasses import asdict
-
     console.print(Panel(escape(res.text), title="filtered answer"))
     _print_report(asdict(res.report))
 
 
 def _print_report(report: dict) -> None:
-    """The hallucination filter's report (`FilterReport` as a dict): removed, kept and unverified items."""
+    """The hallucination filter's report in its JSON form (`FilterReport` as `Answer.to_dict` writes it, so an
+    answer from a server prints the same; typing it would load the answer stage for a remote answer): removed,
+    kept and unverified items."""
     if report.get("removed"):
         table = Table(title="removed (not in the retrieved contexts)")
         for col in ("kind", "value", "replacement"):

@@ -12,10 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from geunkeo.errors import GeunkeoError
+from geunkeo.evaluate.codes import FlagLevel
 
 console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
-_COLORS = {"CRITICAL": "red", "WARNING": "yellow", "PASSED": "green"}
+_COLORS = {FlagLevel.CRITICAL: "red", FlagLevel.WARNING: "yellow", FlagLevel.PASSED: "green"}
 DB_HELP = "Run directory (its review.db) or a review .db file"
 
 

@@ -7,8 +7,9 @@ line to the next one when
 - the line does not end a sentence (., ?, !, :, ;, or a Korean final syllable 다/요/음/함/임/됨),
 - the line is long, i.e. the page's width ran out (at least `_WIDE` of the text's typical line length), so a short
   heading or title line stays on its own, and
-- the next line does not start a unit of its own: a list item or bullet (□ ○ - ① 1. 가. (1) <13>), a heading
-  (Markdown, 제N조, Article N), a table row, a Q/A marker.
+- the next line does not start a unit of its own: a list item or bullet (□ ○ - ① 1. 가. (1) <13>, and the ○
+  bullet as OCR reads it, "0 (…)"), a heading (Markdown, 제N조, Article N), a table row, a Q/A marker, or a 개조식
+  item that lost its bullet and opens with a bracketed topic label.
 
 A number the page's margin put inside a sentence (a line number, a side-column figure) is dropped: a line that is
 only a number between a cut line and its continuation ("…유의\n4\n해야 한다"), and a number at the start of the
@@ -41,7 +42,7 @@ _UNIT_START = re.compile(
       | [①-⑳㉑-㉟㈀-㈍㉠-㉭]
       | \(?\d{1,3}[.)](?!\d) | \(\d{1,3}\) | [가-하][.)] | \([가-하]\) | <\s?\d{1,3}\s?>
       | 제\s?\d+\s?[조장절관편](?:의\s?\d+)?(?:\s|\(|$) | 부\s?칙 | \[[^\]]{1,30}\]
-      | (?:Article|Section|Chapter|Rule|Part)\s+\d | [IVX]{1,4}\.\s | [Oo0]\s+(?=[가-힣])
+      | (?:Article|Section|Chapter|Rule|Part)\s+\d | [IVX]{1,4}\.\s | [Oo0ㅇ]\s+(?=[가-힣(])
       | [QA](?:\.|:|\s)
     )""",
     re.X,
@@ -66,7 +67,25 @@ def _opens_unit(line: str, letters: set[str]) -> bool:
         if at < 0 or (at > 0 and _SERIES[at - 1] not in letters):
             return False
         letters.add(m.group(1))
-    return is_unit_start(line)
+    return is_unit_start(line) or _labelled_item(line)
+
+
+# a 개조식 item whose bullet the extraction lost opens with its topic in brackets: "(민간투자 연계) 기금을 …";
+# a bracket that closes an aside of the previous line's sentence is followed by a particle or a bound word instead
+_LABEL_START = re.compile(r"^\s*\((?=[^()]*[\uac00-\ud7a3]{2})[^()]{2,25}\)\s+(\S+)")
+_CONTINUES_TAGS = ("J", "E", "NNB", "XS", "VX", "VC", "VV")
+
+
+def _labelled_item(line: str) -> bool:
+    """Whether `line` opens with a bracketed Korean topic label followed by a word that can start a phrase (Kiwi
+    reads its first morpheme as a noun, number, prefix or adjective, not a particle, ending or verb)."""
+    m = _LABEL_START.match(line)
+    if not m:
+        return False
+    from geunkeo.text.kiwi import get_kiwi
+
+    toks = get_kiwi().tokenize(m.group(1))
+    return bool(toks) and not str(toks[0].tag).startswith(_CONTINUES_TAGS)
 
 
 def is_unit_start(line: str) -> bool:

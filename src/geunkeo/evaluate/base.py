@@ -12,6 +12,7 @@ from typing import Any
 
 # the claim checks' records live below both stages that use them (geunkeo/checks); evaluation reads them here too
 from geunkeo.checks.base import Claim, MetricResult
+from geunkeo.evaluate.codes import FlagLevel
 
 __all__ = ["Claim", "Flag", "Metric", "MetricResult", "QACase"]
 
@@ -39,9 +40,12 @@ class QACase:
 class Flag:
     """CRITICAL / WARNING / PASSED with reason codes (seed 003)."""
 
-    level: str
+    level: FlagLevel
     reason_codes: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.level = FlagLevel(self.level)
 
 
 class Metric(ABC):

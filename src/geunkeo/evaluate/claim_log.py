@@ -8,11 +8,26 @@ the queue state (§3.1.2), `removed` what the hallucination filter took out, `ti
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass, field
 
 from geunkeo.answer.base import Answer
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
 from geunkeo.evaluate.gates import FlagOutcome
+from geunkeo.evaluate.records import (
+    CaseFlag,
+    CaseRecord,
+    CitationLog,
+    ClaimEvaluation,
+    ClaimRecord,
+    FactualLabel,
+    Faithfulness,
+    FlagRecord,
+    FlagState,
+    ResponseLog,
+    RetrievalLog,
+    RetrievedDoc,
+    ReviewStatus,
+)
 from geunkeo.retrieve.base import Hit
 
 RETRIEVAL_METRICS = ("context_recall", "context_precision", "context_entities_recall")
@@ -49,47 +64,34 @@ def _num(result: MetricResult | None) -> float | None:
 
 
 def _claim_entry(claim: Claim, answer: Answer | None, case: QACase,
-                 factual: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    support = claim.checks.get("support", {})
-    faith: dict[str, Any] = {
-        "supported": claim.supported,
-        "supporting_chunks": [s.get("chunk_id") for s in claim.supporting_chunks],
-        "confidence": None if claim.support_score is None else round(float(claim.support_score), 4),
-        "method": support.get("method", claim.method),
-    }
-    if claim.supported is False:
-        faith["failure_reason"] = support.get("failure_reason") or "NO_SUPPORTING_CONTEXT"
+                 factual: dict[str, FactualLabel]) -> ClaimRecord:
+    faith = Faithfulness(claim.supported, [s.get("chunk_id") for s in claim.supporting_chunks],
+                         None if claim.support_score is None else round(float(claim.support_score), 4),
+                         claim.checks.get("support", {}).get("method", claim.method),
+                         claim.failure_reason if claim.supported is False else None)
     contexts = answer.contexts if answer else []
     cited = [n for n in claim.checks.get("citations", []) if 1 <= n <= len(contexts)]
+    citation = CitationLog(provided=False)
     if cited:
         chunk = contexts[cited[0] - 1].chunk
         supporting = {s.get("chunk_id") for s in claim.supporting_chunks}
-        citation = {"provided": True, "doc_id": chunk.doc_id, "chunk_id": chunk.chunk_id,
-                    "location": chunk.location,
-                    # accurate: a cited block is among the chunks the checker found supporting the claim
-                    "accurate": any(contexts[n - 1].chunk_id in supporting for n in cited),
-                    "cited_blocks": cited}
-    else:
-        citation = {"provided": False}
-    return {
-        "claim_id": claim.claim_id,
-        "claim_text": claim.text,
-        "evaluation": {"faithfulness": faith,
-                       "factual_correctness": _claim_factual(claim, factual)},
-        "citation": citation,
-        "risk_tags": claim_risk_tags(claim.text, claim.supported, case.risk_tags),
-        "checks": claim.checks,
-    }
+        citation = CitationLog(True, chunk.doc_id, chunk.chunk_id, chunk.location,
+                               any(contexts[n - 1].chunk_id in supporting for n in cited), cited)
+    return ClaimRecord(claim.claim_id, claim.text, ClaimEvaluation(faith, _claim_factual(claim, factual)), citation,
+                       claim_risk_tags(claim.text, claim.supported, case.risk_tags), claim.checks)
 
 
-def _claim_factual(claim: Claim, by_id: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _claim_factual(claim: Claim, by_id: dict[str, FactualLabel]) -> FactualLabel:
+    """The metric's label of the claim, with the claim's own check's label and confidence over it."""
     own = claim.checks.get("factual_correctness")
+    metric = by_id.get(claim.claim_id)
     if isinstance(own, dict) and "label" in own:
-        return {**by_id.get(claim.claim_id, {}), **own}
-    return by_id.get(claim.claim_id, {"label": None, "method": "not evaluated per claim"})
+        return FactualLabel(own["label"], own.get("confidence", metric.confidence if metric else None),
+                            metric.method if metric else None)
+    return metric or FactualLabel(None, method="not evaluated per claim")
 
 
-def _factual_labels(metrics: dict[str, MetricResult]) -> dict[str, dict[str, Any]]:
+def _factual_labels(metrics: dict[str, MetricResult]) -> dict[str, FactualLabel]:
     """Per-claim correct/incorrect labels, when the factual-correctness metric reports them by claim id."""
     fc = metrics.get("factual_correctness")
     if fc is None or not fc.computable:
@@ -99,53 +101,57 @@ def _factual_labels(metrics: dict[str, MetricResult]) -> dict[str, dict[str, Any
         if isinstance(item, dict) and "claim_id" in item:
             ok = item.get("correct", item.get("supported"))
             label = item.get("label") or (None if ok is None else ("correct" if ok else "incorrect"))
-            out[item["claim_id"]] = {"label": label,
-                                     "confidence": item.get("score"), "method": fc.method}
+            out[item["claim_id"]] = FactualLabel(label, item.get("score"), fc.method)
     return out
 
 
-def build_case_log(eval_id: str, timestamp: str, case: QACase, hits: list[Hit], answer: Answer | None,
-                   metrics: dict[str, MetricResult], claims: list[Claim], outcome: FlagOutcome,
-                   review_status: dict[str, Any], timings_ms: dict[str, float]) -> dict[str, Any]:
-    """One case's claim-level log record (seed §6.1 plus the additions listed in the module docstring)."""
-    docs: dict[str, dict[str, Any]] = {}
+def _retrieved_docs(hits: list[Hit]) -> list[RetrievedDoc]:
+    """The hits grouped by document, in the order each document first appears."""
+    docs: dict[str, RetrievedDoc] = {}
     for rank, h in enumerate(hits, 1):
-        d = docs.setdefault(h.chunk.doc_id, {"doc_id": h.chunk.doc_id, "chunks": [], "ranks": [],
-                                             "version": h.chunk.metadata.get("version"),
-                                             "title": h.chunk.title})
-        d["chunks"].append(h.chunk_id)
-        d["ranks"].append(rank)
+        d = docs.setdefault(h.chunk.doc_id, RetrievedDoc(h.chunk.doc_id, version=h.chunk.metadata.get("version"),
+                                                         title=h.chunk.title))
+        d.chunks.append(h.chunk_id)
+        d.ranks.append(rank)
+    return list(docs.values())
+
+
+@dataclass
+class CaseOutcome:
+    """What the run made of one case: its hits, the answer judged, its metrics, claims and flag."""
+
+    case: QACase
+    hits: list[Hit]
+    answer: Answer | None
+    metrics: dict[str, MetricResult]
+    claims: list[Claim]
+    outcome: FlagOutcome
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    evaluated: str | None = None  # what was judged (evaluate/runner.evaluation_view)
+    served_text: str | None = None
+
+
+def build_case_log(eval_id: str, timestamp: str, c: CaseOutcome, review_status: ReviewStatus) -> CaseRecord:
+    """One case's claim-level log record (seed §6.1 plus the additions listed in the module docstring)."""
+    case, answer, metrics = c.case, c.answer, c.metrics
     factual = _factual_labels(metrics)
-    answer_claims = [c for c in claims if c.source == "answer"]
-    return {
-        "eval_id": eval_id,
-        "query_id": case.id,
-        "query_language": case.lang,
-        "query_text": case.query,
-        "eval_timestamp": timestamp,
-        "task": case.task,
-        "complexity": case.complexity,
-        "style": case.style,
-        "parallel_id": case.parallel_id,
-        "retrieval": {
-            "retrieved_docs": list(docs.values()),
-            "expected_chunk_ids": case.expected_chunk_ids,
-            "expected_doc_ids": case.expected_doc_ids,
-            "metrics": {m: _num(metrics.get(m)) for m in RETRIEVAL_METRICS},
-        },
-        "response": {
-            "response_text": answer.text if answer else None,
-            "answerer": answer.answerer if answer else None,
-            "reference_answer": case.reference_answer,
-            "claims": [_claim_entry(c, answer, case, factual) for c in answer_claims],
-        },
-        "aggregate_scores": {m: _num(metrics.get(m)) for m in AGGREGATE_METRICS},
-        "flag": {"level": outcome.flag.level, "reasons": outcome.flag.reason_codes, "notes": outcome.flag.notes},
-        "metrics": {k: v.to_dict() for k, v in metrics.items()},
-        "gates": [c.__dict__ for c in outcome.checks],
-        "review_status": review_status,
-        "removed": [r.__dict__ for r in answer.filter_report.removed] if answer else [],
-        "serving_gate": answer.gate.__dict__ if answer and answer.gate else None,
-        "serving_simulation": outcome.serving_action,
-        "timings_ms": {k: round(v, 2) for k, v in timings_ms.items()},
-    }
+    response = ResponseLog(answer.text if answer else None, answer.answerer if answer else None,
+                           case.reference_answer,
+                           [_claim_entry(x, answer, case, factual) for x in c.claims if x.source == "answer"],
+                           c.evaluated, c.served_text)
+    flag = c.outcome.flag
+    return CaseRecord(
+        eval_id, case.id, case.lang, case.query, timestamp, case.task, case.complexity, case.style, case.parallel_id,
+        RetrievalLog(_retrieved_docs(c.hits), case.expected_chunk_ids, case.expected_doc_ids,
+                     {m: _num(metrics.get(m)) for m in RETRIEVAL_METRICS}),
+        response, {m: _num(metrics.get(m)) for m in AGGREGATE_METRICS},
+        CaseFlag(flag.level, flag.reason_codes, flag.notes), dict(metrics), list(c.outcome.checks), review_status,
+        list(answer.filter_report.removed) if answer else [], answer.gate if answer else None,
+        c.outcome.serving_action, {k: round(v, 2) for k, v in c.timings_ms.items()})
+
+
+def build_flag_record(eval_id: str, query_id: str, timestamp: str, outcome: FlagOutcome,
+                      review_status: ReviewStatus | None = None) -> FlagRecord:
+    """The flag state record of seed §3.1.2."""
+    return FlagRecord(eval_id, query_id, timestamp, FlagState(outcome.flag.level, list(outcome.flag.reason_codes)),
+                      review_status or ReviewStatus())

@@ -19,6 +19,7 @@ from typing import Any
 
 from geunkeo.checks.claims import strip_citations
 from geunkeo.evaluate.base import Claim
+from geunkeo.evaluate.records import CaseRecord
 
 # (answer_text, [(context_id, context_text)]) -> checked claims of answer_text
 ClaimChecker = Callable[[str, Sequence[tuple[str, str]]], list[Claim]]
@@ -36,12 +37,12 @@ class PairResult:
     unmatched_claims: list[str] | None = None
 
 
-def find_pairs(records: Sequence[dict[str, Any]]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+def find_pairs(records: Sequence[CaseRecord]) -> list[tuple[str, CaseRecord, CaseRecord]]:
     """(parallel_id, ko record, en record) for every parallel id with exactly one case per language."""
-    groups: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    groups: dict[str, dict[str, list[CaseRecord]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
-        if r.get("parallel_id"):
-            groups[str(r["parallel_id"])][r.get("query_language", "")].append(r)
+        if r.parallel_id:
+            groups[str(r.parallel_id)][r.query_language].append(r)
     out = []
     for pid in sorted(groups):
         g = groups[pid]
@@ -50,9 +51,9 @@ def find_pairs(records: Sequence[dict[str, Any]]) -> list[tuple[str, dict[str, A
     return out
 
 
-def _doc_ranking(record: dict[str, Any]) -> list[str]:
-    docs = record.get("retrieval", {}).get("retrieved_docs", [])
-    return [d["doc_id"] for d in sorted(docs, key=lambda d: min(d.get("ranks") or [10**9]))]
+def _doc_ranking(record: CaseRecord) -> list[str]:
+    docs = record.retrieval.retrieved_docs
+    return [d.doc_id for d in sorted(docs, key=lambda d: d.best_rank or 10**9)]
 
 
 def _directional(checker: ClaimChecker, text: str, other: str, tag: str) -> tuple[int, list[str], int]:
@@ -60,19 +61,19 @@ def _directional(checker: ClaimChecker, text: str, other: str, tag: str) -> tupl
     return sum(1 for c in claims if c.supported), [c.text for c in claims if not c.supported], len(claims)
 
 
-def compare_pair(pid: str, ko: dict[str, Any], en: dict[str, Any], checker: ClaimChecker | None) -> PairResult:
+def compare_pair(pid: str, ko: CaseRecord, en: CaseRecord, checker: ClaimChecker | None) -> PairResult:
     """Same-documents and claim-set equivalence for one pair of claim-log records."""
     a, b = _doc_ranking(ko), _doc_ranking(en)
-    res = PairResult(pid, ko["query_id"], en["query_id"], None, None)
+    res = PairResult(pid, ko.query_id, en.query_id, None, None)
     if a and b:
         res.same_top1 = a[0] == b[0]
         res.doc_overlap = len(set(a) & set(b)) / len(set(a) | set(b))
     # without the citation markers: "[2]" in one answer and "[1]" in the other number different hit lists, and
     # the marked sentences would be embedded again beside the clean ones the metrics already embedded
-    ta, tb = (strip_citations(r.get("response", {}).get("response_text") or "")[0] for r in (ko, en))
+    ta, tb = (strip_citations(r.response.response_text or "")[0] for r in (ko, en))
     if checker is not None and ta and tb:
-        ok_a, miss_a, n_a = _directional(checker, ta, tb, f"{en['query_id']}:answer")
-        ok_b, miss_b, n_b = _directional(checker, tb, ta, f"{ko['query_id']}:answer")
+        ok_a, miss_a, n_a = _directional(checker, ta, tb, f"{en.query_id}:answer")
+        ok_b, miss_b, n_b = _directional(checker, tb, ta, f"{ko.query_id}:answer")
         if n_a + n_b:
             res.claim_equivalence = (ok_a + ok_b) / (n_a + n_b)
             res.equivalent = not miss_a and not miss_b
@@ -84,7 +85,7 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def crosslingual_summary(records: Sequence[dict[str, Any]], checker: ClaimChecker | None,
+def crosslingual_summary(records: Sequence[CaseRecord], checker: ClaimChecker | None,
                          method: str) -> dict[str, Any]:
     """Pair-level results and rates for the run summary (rates over the pairs where they were computable)."""
     pairs = [compare_pair(pid, ko, en, checker) for pid, ko, en in find_pairs(records)]

@@ -33,17 +33,11 @@ from typing import Any
 
 from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim, Flag, MetricResult
+from geunkeo.evaluate.codes import NOT_SERVED, FlagLevel, FlagReason, MetricSuffix
 
-LEVELS = ("PASSED", "WARNING", "CRITICAL")
 P0_METRICS = ("context_recall", "faithfulness", "factual_correctness", "citation_coverage")
-HALLUCINATED = "HALLUCINATED_CLAIM_DETECTED"
-DOC_VERSION_SUSPECTED = "DISAGREEMENT_DOC_VERSION_SUSPECTED"
-OWN_KNOWLEDGE_SUSPECTED = "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED"
-ANSWER_INCOMPLETE_SUSPECTED = "DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED"
-RETRIEVAL_MISS_SUSPECTED = "DISAGREEMENT_RETRIEVAL_MISS_SUSPECTED"
-SUPERSEDED_VERSION_CITED = "SUPERSEDED_VERSION_CITED"
-DISAGREEMENTS = (DOC_VERSION_SUSPECTED, OWN_KNOWLEDGE_SUSPECTED, ANSWER_INCOMPLETE_SUSPECTED,
-                 RETRIEVAL_MISS_SUSPECTED)
+DISAGREEMENTS = (FlagReason.DOC_VERSION_SUSPECTED, FlagReason.OWN_KNOWLEDGE_SUSPECTED,
+                 FlagReason.ANSWER_INCOMPLETE_SUSPECTED, FlagReason.RETRIEVAL_MISS_SUSPECTED)
 MODES = {"factual_correctness": ("precision", "recall", "f1")}  # a rule's `mode` names a value in the details
 
 
@@ -53,7 +47,7 @@ class Rule:
     code: str
     op: str  # ">=" or "<="
     threshold: float
-    level: str = "WARNING"
+    level: FlagLevel = FlagLevel.WARNING
     mode: str | None = None  # for metrics with modes (factual correctness: precision | recall | f1)
 
     def passes(self, value: float) -> bool:
@@ -96,7 +90,7 @@ class FlagOutcome:
     full_review: bool = False  # CRITICAL, disagreement or a P0 not computable
     # what the live serving gate did with this answer (answer/gate.py `decide`: the one policy `ask`, the server
     # and this evaluation share, so their figures agree); "none" when no answer was produced
-    serving_action: str = "none"
+    serving_action: str = NOT_SERVED
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -133,15 +127,15 @@ def load_profile(name: str) -> GateProfile:
             mode = r.get("mode")
             if mode is not None and mode not in MODES.get(metric, ()):
                 raise ConfigError(f"gate_profiles.json: {metric} has no mode {mode!r}")
-            out[metric] = Rule(metric, r["code"], r["op"], float(r["threshold"]), r.get("level", "WARNING"), mode)
+            out[metric] = Rule(metric, r["code"], r["op"], float(r["threshold"]), FlagLevel(r.get("level", "WARNING")), mode)
         return out
 
     return GateProfile(name=name, p0=rules(data["profiles"][name]), p1=rules(data["p1"]),
                        summary_p0=rules(data.get("summary_p0", {})), summary_p1=rules(data.get("summary_p1", {})))
 
 
-def _raise(level: str, to: str) -> str:
-    return to if LEVELS.index(to) > LEVELS.index(level) else level
+def _raise(level: FlagLevel, to: FlagLevel) -> FlagLevel:
+    return to if to.severity > level.severity else level
 
 
 def _check(rule: Rule, priority: str, result: MetricResult | None) -> GateCheck:
@@ -158,13 +152,13 @@ def _check(rule: Rule, priority: str, result: MetricResult | None) -> GateCheck:
 
 
 def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: GateProfile,
-                served: str = "none", *, several_versions: bool | None = None,
+                served: str = NOT_SERVED, *, several_versions: bool | None = None,
                 superseded_cited: int = 0, task: str = "qa") -> FlagOutcome:
     """Flag one case from its metrics and answer claims (see the module docstring for the rules); `served` is the
     live serving gate's action on the answer, recorded as is. `several_versions`: whether more than one version
     of a retrieved document was retrieved (None: unknown); `superseded_cited`: cited chunks of a version not in
     force (retrieve/versions.py); `task` picks the rules (a summary is graded by the summary gates)."""
-    level = "PASSED"
+    level = FlagLevel.PASSED
     reasons: list[str] = []
     notes: list[str] = []
     checks: list[GateCheck] = []
@@ -175,66 +169,50 @@ def assign_flag(metrics: dict[str, MetricResult], claims: list[Claim], profile: 
         checks.append(chk)
         if chk.status == "fail":
             level = _raise(level, rule.level)
-            reasons.append(f"{rule.code}_BELOW_THRESHOLD")
+            reasons.append(rule.code + MetricSuffix.BELOW_THRESHOLD)
         elif chk.status == "not_computable":
-            level = _raise(level, "WARNING")
-            reasons.append(f"{rule.code}_NOT_COMPUTABLE")
+            level = _raise(level, FlagLevel.WARNING)
+            reasons.append(rule.code + MetricSuffix.NOT_COMPUTABLE)
             why = metrics[metric].details.get("reason", "") if metric in metrics else "metric missing"
             notes.append(f"{metric} not computable: {why}".rstrip(": "))
             full_review = True
 
     hallucinated = [c.claim_id for c in claims if c.source == "answer" and c.supported is False]
     if hallucinated:
-        level = _raise(level, "CRITICAL")
-        reasons.append(HALLUCINATED)
+        level = _raise(level, FlagLevel.CRITICAL)
+        reasons.append(FlagReason.HALLUCINATED)
 
     by_metric = {c.metric: c for c in checks}
     faith, fact = by_metric.get("faithfulness"), by_metric.get("factual_correctness")
     if faith and fact and "not_computable" not in (faith.status, fact.status) and faith.status != fact.status:
         recall = by_metric.get("context_recall")
         if faith.status != "pass":
-            code = OWN_KNOWLEDGE_SUSPECTED
+            code = FlagReason.OWN_KNOWLEDGE_SUSPECTED
         elif recall is not None and recall.status == "pass":
-            code = ANSWER_INCOMPLETE_SUSPECTED
+            code = FlagReason.ANSWER_INCOMPLETE_SUSPECTED
         elif several_versions is False:
-            code = RETRIEVAL_MISS_SUSPECTED  # no other version to disagree with: the passages lack the facts
+            code = FlagReason.RETRIEVAL_MISS_SUSPECTED  # no other version to disagree with: the passages lack the facts
         else:
-            code = DOC_VERSION_SUSPECTED
-        level = _raise(level, "WARNING")
+            code = FlagReason.DOC_VERSION_SUSPECTED
+        level = _raise(level, FlagLevel.WARNING)
         reasons.append(code)
         full_review = True
 
     if superseded_cited:
-        level = _raise(level, "WARNING")
-        reasons.append(SUPERSEDED_VERSION_CITED)
+        level = _raise(level, FlagLevel.WARNING)
+        reasons.append(FlagReason.SUPERSEDED_VERSION_CITED)
         full_review = True
 
     for metric, rule in p1_rules.items():
         chk = _check(rule, "P1", metrics.get(metric))
         checks.append(chk)
         if chk.status == "fail":
-            level = _raise(level, "WARNING")
-            reasons.append(f"{rule.code}_{'BELOW' if rule.op == '>=' else 'ABOVE'}_TARGET")
+            level = _raise(level, FlagLevel.WARNING)
+            reasons.append(rule.code + (MetricSuffix.BELOW_TARGET if rule.op == ">=" else MetricSuffix.ABOVE_TARGET))
         elif chk.status == "not_computable":
             notes.append(f"P1 {metric} not computable")
 
-    if level == "CRITICAL":
+    if level == FlagLevel.CRITICAL:
         full_review = True
     return FlagOutcome(Flag(level, reasons, notes), checks, hallucinated, full_review,
                        served)
-
-
-def flag_record(eval_id: str, query_id: str, timestamp: str, outcome: FlagOutcome,
-                review_status: dict[str, Any] | None = None,
-                review_result: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The flag state record of seed §3.1.2."""
-    return {
-        "eval_id": eval_id,
-        "query_id": query_id,
-        "timestamp": timestamp,
-        "flag": {"level": outcome.flag.level, "reasons": list(outcome.flag.reason_codes), "auto_assigned": True},
-        "review_status": review_status or {"in_queue": False, "queue_type": None, "assigned_reviewer": None,
-                                           "review_deadline": None},
-        "review_result": review_result or {"completed": False, "reviewer_id": None, "review_decision": None,
-                                           "failure_root_cause": None, "notes": None, "gt_update_needed": None},
-    }

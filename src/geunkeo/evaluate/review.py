@@ -27,6 +27,7 @@ from typing import Any
 from geunkeo.errors import ConfigError, ReviewConflict
 from geunkeo.evaluate.base import QACase
 from geunkeo.evaluate.datasets import allocate, case_from_dict, save_cases
+from geunkeo.evaluate.records import ReviewStatus
 
 DECISIONS = ("agree", "disagree", "partial")
 ROOT_CAUSES = ("retrieval", "generation", "gt", "doc_version")
@@ -151,12 +152,11 @@ class ReviewQueue:
     # -- writing --------------------------------------------------------------------------------------------
     def enqueue(self, eval_id: str, query_id: str, sel: Selection, level: str, reasons: list[str],
                 case: QACase | dict[str, Any], payload: dict[str, Any], deadline_days: float = 3.0,
-                reviewer: str | None = None) -> dict[str, Any]:
+                reviewer: str | None = None) -> ReviewStatus:
         """Add (or refresh) one queued case; returns its `review_status` block (seed §3.1.2)."""
         c = case if isinstance(case, dict) else case.__dict__
         now = _now()
-        status = {"in_queue": True, "queue_type": sel.queue_type, "assigned_reviewer": reviewer,
-                  "review_deadline": _iso(now + timedelta(days=deadline_days))}
+        status = ReviewStatus(True, sel.queue_type, reviewer, _iso(now + timedelta(days=deadline_days)))
         self._db.execute(
             """INSERT INTO review_items (eval_id, query_id, lang, task, complexity, stratum, flag_level, reasons,
                  queue_type, priority, assigned_reviewer, review_deadline, created_at, payload)
@@ -165,7 +165,7 @@ class ReviewQueue:
                  reasons=excluded.reasons, queue_type=excluded.queue_type, priority=excluded.priority,
                  payload=excluded.payload""",
             (eval_id, query_id, c.get("lang"), c.get("task"), c.get("complexity"), sel.stratum, level,
-             json.dumps(reasons), sel.queue_type, sel.priority, reviewer, status["review_deadline"], _iso(now),
+             json.dumps(reasons), sel.queue_type, sel.priority, reviewer, status.review_deadline, _iso(now),
              json.dumps({"case": c, **payload}, ensure_ascii=False, default=str)),
         )
         self._db.commit()

@@ -22,13 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from geunkeo.answer.base import Answer, content_sentences
+from geunkeo.answer.codes import GateAction
 from geunkeo.config import Settings
 from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
-from geunkeo.evaluate.claim_log import build_case_log
+from geunkeo.evaluate.claim_log import CaseOutcome, build_case_log, build_flag_record
+from geunkeo.evaluate.codes import NOT_SERVED
 from geunkeo.evaluate.crosslingual import ClaimChecker, crosslingual_summary
 from geunkeo.evaluate.datasets import from_beir, load_cases, sample_cases
-from geunkeo.evaluate.gates import FlagOutcome, assign_flag, flag_record, load_profile
+from geunkeo.evaluate.gates import assign_flag, load_profile
+from geunkeo.evaluate.records import CaseRecord, FlagRecord, ReviewStatus
 from geunkeo.evaluate.report import dashboard
 from geunkeo.evaluate.report.dashboard import question_clusters
 from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
@@ -79,7 +82,7 @@ def evaluation_view(ans: Answer | None) -> tuple[Answer | None, str]:
         return None, "no answer"
     from geunkeo.answer.cited import render
 
-    if ans.gate is not None and ans.gate.action == "escalate" and ans.draft:
+    if ans.gate is not None and ans.gate.action == GateAction.ESCALATE and ans.draft:
         draft = content_sentences(ans.draft_sentences)
         text = render(draft) if ans.draft_sentences else ans.draft
         return replace(ans, text=text, sentences=draft), "draft withheld by the serving gate"
@@ -209,8 +212,7 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     stamp = now.isoformat().replace("+00:00", "Z")
 
     judged_what: dict[str, tuple[str, str | None]] = {}
-    rows: list[tuple[QACase, list[Hit], Answer | None, dict[str, MetricResult], list[Claim], FlagOutcome,
-                     dict[str, float]]] = []
+    rows: list[CaseOutcome] = []
     # 1. the system under test: search and answer every case
     served_rows = []
     for case in cases:
@@ -234,41 +236,38 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         claims = claims_of(metrics, ans, pipeline.check_claims)
         t["metrics"] = (time.perf_counter() - t0) * 1000
         t.update(pipeline.stage_ms)
-        action = ans.gate.action if ans is not None and ans.gate is not None else "none"
+        action = ans.gate.action.value if ans is not None and ans.gate is not None else NOT_SERVED
         cited_ids = {x.chunk_id for s in (ans.sentences if ans is not None else []) for x in s.citations}
         cited = [c for c in (ans.contexts if ans is not None else []) if c.chunk_id in cited_ids]
         flag = assign_flag(metrics, claims, profile, action, several_versions=several_versions(hits),
                            superseded_cited=len(superseded_cited(cited)), task=case.task)
-        rows.append((case, hits, ans, metrics, claims, flag, t))
+        rows.append(CaseOutcome(case, hits, ans, metrics, claims, flag, t, *judged_what[case.id]))
         if progress:
             progress(i, len(cases), case.id)
 
     # a new kind of question (logged ones far from every gold question) goes to full review (seed 003 P2)
     new_kinds = {q for cluster in question_clusters(
-        [(c.id, c.query, bool(c.reference_answer or c.expected_doc_ids)) for c, *_ in rows]) for q in cluster}
+        [(r.case.id, r.case.query, bool(r.case.reference_answer or r.case.expected_doc_ids)) for r in rows])
+        for q in cluster}
     selection = select_for_review(
-        [Candidate(c.id, o.flag.level, o.full_review or c.id in new_kinds, c.lang, c.task, c.complexity)
-         for c, *_, o, _t in rows],
+        [Candidate(r.case.id, r.outcome.flag.level, r.outcome.full_review or r.case.id in new_kinds, r.case.lang,
+                   r.case.task, r.case.complexity) for r in rows],
         es.review_warning_rate, es.review_passed_rate, es.review_seed)
-    records, flags = [], []
+    records: list[CaseRecord] = []
+    flags: list[FlagRecord] = []
     with ReviewQueue(out / "review.db") as queue:
-        for case, hits, ans, metrics, claims, outcome, t in rows:
+        for row in rows:
+            case, outcome = row.case, row.outcome
             status = None
             if case.id in selection:
                 status = queue.enqueue(
                     eval_id, case.id, selection[case.id], outcome.flag.level, outcome.flag.reason_codes, case,
-                    {"answer": ans.text if ans else None, "notes": outcome.flag.notes,
-                     "unsupported_claims": [
-                         {"claim_id": c.claim_id, "text": c.text,
-                          "why": c.checks.get("support", {}).get("failure_reason") or "NO_SUPPORTING_CONTEXT"}
-                         for c in claims if c.claim_id in outcome.hallucinated_claims]},
+                    {"answer": row.answer.text if row.answer else None, "notes": outcome.flag.notes,
+                     "unsupported_claims": [{"claim_id": c.claim_id, "text": c.text, "why": c.failure_reason}
+                                            for c in row.claims if c.claim_id in outcome.hallucinated_claims]},
                     deadline_days=es.review_deadline_days)
-            rec_flag = flag_record(eval_id, case.id, stamp, outcome, status)
-            flags.append(rec_flag)
-            rec = build_case_log(eval_id, stamp, case, hits, ans, metrics, claims, outcome,
-                                 rec_flag["review_status"], t)
-            rec["response"]["evaluated"], rec["response"]["served_text"] = judged_what[case.id]
-            records.append(rec)
+            flags.append(build_flag_record(eval_id, case.id, stamp, outcome, status))
+            records.append(build_case_log(eval_id, stamp, row, status or ReviewStatus()))
         # a reused run directory keeps earlier runs' reviews; this run's report shows this run's queue
         review = queue.stats(eval_id)
         queue_items = queue.items(eval_id=eval_id)
@@ -286,8 +285,8 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
                             "seed": es.review_seed},
     })
     summary["seconds"] = round(time.perf_counter() - t_start, 2)
-    _write_jsonl(out / "cases.jsonl", records)
-    _write_jsonl(out / "flags.jsonl", flags)
+    _write_jsonl(out / "cases.jsonl", [r.to_dict() for r in records])
+    _write_jsonl(out / "flags.jsonl", [f.to_dict() for f in flags])
     (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str),
                                       encoding="utf-8")
     from geunkeo.evaluate.report.html import write_report
@@ -299,18 +298,17 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     return RunSummary(out, eval_id, len(records), summary["executive"]["flags"], summary["seconds"], summary)
 
 
-def summarize(records: Sequence[dict[str, Any]], review: dict[str, Any], clir: dict[str, Any]) -> dict[str, Any]:
+def summarize(records: Sequence[CaseRecord], review: dict[str, Any], clir: dict[str, Any]) -> dict[str, Any]:
     """The aggregate part of summary.json (see dashboard.py for each number's definition)."""
     timings: dict[str, list[float]] = {}
     for r in records:
-        for k, v in r.get("timings_ms", {}).items():
+        for k, v in r.timings_ms.items():
             timings.setdefault(k, []).append(v)
     return {
         "cases": len(records),
         "metrics": dashboard.metric_stats(records),
         "gates": dashboard.gate_stats(records),
-        "pass_rates_by": {k: dashboard.pass_rates_by(records, k) for k in ("query_language", "task",
-                                                                            "complexity", "style")},
+        "pass_rates_by": {k: dashboard.pass_rates_by(records, k) for k in dashboard.GROUPINGS},
         "executive": dashboard.executive(records, review),
         "model_debug": dashboard.model_debug(records),
         "compliance": dashboard.compliance(records, review),
@@ -345,12 +343,12 @@ def run_evaluation(dataset_path: str | Path, index_dir, out_dir: str | Path,
     return evaluate_cases(cases, pipeline, settings, out_dir, dataset=name, progress=progress)
 
 
-def load_run(run_dir: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """summary.json and the case records of a finished run."""
+def load_run(run_dir: str | Path) -> tuple[dict[str, Any], list[CaseRecord]]:
+    """summary.json and the case records of a finished run (of any record version, records.py)."""
     d = Path(run_dir)
     if not (d / "summary.json").is_file() or not (d / "cases.jsonl").is_file():
         raise ConfigError(f"{d} is not an evaluation run directory (summary.json / cases.jsonl missing)")
     summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
     with (d / "cases.jsonl").open(encoding="utf-8") as fh:
-        records = [json.loads(x) for x in fh if x.strip()]
+        records = [CaseRecord.from_dict(json.loads(x)) for x in fh if x.strip()]
     return summary, records

@@ -20,7 +20,7 @@ from datetime import date
 from geunkeo.retrieve.base import Hit
 
 IN_FORCE, SUPERSEDED, NOT_YET = "in_force", "superseded", "not_yet_in_force"
-SUPERSEDED_VERSION_CITED = "SUPERSEDED_VERSION_CITED"
+
 
 def _status(effective: str | None, versions: list[str], as_of: str) -> str:
     if effective is None:

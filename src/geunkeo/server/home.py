@@ -13,6 +13,7 @@ import threading
 from collections import defaultdict
 from typing import Any
 
+from geunkeo.answer.codes import GateAction
 from geunkeo.corpus.base import Chunk
 from geunkeo.engine import AnswerOptions, Engine
 
@@ -82,7 +83,7 @@ class Home:
         kept = []
         for q in questions[:_CANDIDATES]:
             ans = self.index.answer(q, AnswerOptions(k=5, answerer="extractive"))
-            if ans.gate is not None and ans.gate.action == "answer":
+            if ans.gate is not None and ans.gate.action == GateAction.ANSWER:
                 kept.append(q)
             if len(kept) == EXAMPLES:
                 break

@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from pydantic import BaseModel
 
 from geunkeo.errors import ConfigError, GeunkeoError, ReviewConflict
+from geunkeo.evaluate.codes import MOST_SEVERE_FIRST
 from geunkeo.evaluate.review import DECISIONS, ROOT_CAUSES, ReviewQueue
 from geunkeo.server.auth import COOKIE, Principal, current, require_role
 from geunkeo.server.runs_routes import run_dir, run_summaries, runs_root
@@ -25,7 +26,7 @@ from geunkeo.server.strings import decision_text, flag_text
 from geunkeo.server.views import page_lang, render_page
 
 router = APIRouter()
-_SEVERITY = {"CRITICAL": 0, "WARNING": 1, "PASSED": 2}
+_SEVERITY = {lvl: n for n, lvl in enumerate(MOST_SEVERE_FIRST)}
 
 
 def _queue(request: Request, run: str) -> ReviewQueue:

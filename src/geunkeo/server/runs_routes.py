@@ -11,7 +11,7 @@ import threading
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
@@ -19,6 +19,9 @@ from fastapi.responses import HTMLResponse, Response
 from geunkeo.server.auth import Principal, require_role
 from geunkeo.server.strings import METRICS, flag_text
 from geunkeo.server.views import page_lang, render_page
+
+if TYPE_CHECKING:
+    from geunkeo.evaluate.records import CaseRecord
 
 router = APIRouter()
 
@@ -134,11 +137,11 @@ def _stamp(d: Path) -> tuple[tuple[int, int], ...]:
     return tuple((f.stat().st_mtime_ns, f.stat().st_size) for f in (d / "summary.json", d / "cases.jsonl"))
 
 
-_RUNS: dict[tuple[str, tuple], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+_RUNS: dict[tuple[str, tuple], tuple[dict[str, Any], list[CaseRecord]]] = {}
 _LOCK = threading.Lock()  # the two caches are shared by the worker threads
 
 
-def _load(d: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _load(d: Path) -> tuple[dict[str, Any], list[CaseRecord]]:
     """summary.json and cases.jsonl of a run, parsed again only when either file changed."""
     from geunkeo.evaluate.runner import load_run
 

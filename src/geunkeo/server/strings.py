@@ -10,6 +10,9 @@ A reason code missing here falls back to a general sentence (`reason_text`); tes
 
 from __future__ import annotations
 
+from geunkeo.answer.codes import GateReason
+from geunkeo.evaluate.codes import FlagReason, MetricSuffix
+
 LANGS = ("ko", "en")
 
 UI: dict[str, dict[str, str]] = {
@@ -62,43 +65,43 @@ UI: dict[str, dict[str, str]] = {
 }
 
 # the serving gate's reason codes (the text before ": " in `GateDecision.reasons`), in plain words
-GATE_REASONS: dict[str, dict[str, str]] = {
-    "no_context": {"ko": "관련된 문서를 찾지 못했습니다.", "en": "No related document was found."},
-    "no_answer": {"ko": "문서에서 답이 되는 문장을 찾지 못했습니다.",
-                  "en": "No sentence in the documents answers the question."},
-    "retrieval_low_confidence": {"ko": "찾은 문서가 질문과 잘 맞는지 확신할 수 없습니다.",
-                                 "en": "The documents found may not be about this question."},
-    "not_answered": {"ko": "찾은 문서에 질문한 내용이 나와 있지 않습니다.",
-                     "en": "The documents found do not state what was asked."},
-    "verification": {"ko": "답변의 문장을 인용한 문서에서 충분히 확인하지 못했습니다.",
-                     "en": "Too few of the answer's sentences could be confirmed in the passages they cite."},
-    "citation_coverage": {"ko": "출처가 표시되지 않은 문장이 있습니다.", "en": "Some sentences do not name a source."},
-    "instruction_like_context": {"ko": "문서 안의 지시문처럼 보이는 문장을 근거로 삼았습니다.",
-                                 "en": "The answer drew on a passage that reads like an instruction."},
-    "unsupported_items": {"ko": "문서에 없는 연락처나 부서 등을 답변에서 지웠습니다.",
-                          "en": "Contacts or offices not in the documents were removed from the answer."},
-    "unverified_numbers": {"ko": "문서에서 확인되지 않는 숫자나 날짜가 있습니다.",
-                           "en": "Some numbers or dates could not be found in the documents."},
-    "superseded_version_cited": {"ko": "현재 시행 중이 아닌 이전 버전의 규정을 인용했습니다.",
-                                 "en": "The answer cites an older version of a rule that is no longer in force."},
-    "regeneration_failed": {"ko": "답변을 다시 쓰려 했지만 나아지지 않았습니다.",
-                            "en": "Rewriting the answer did not fix the problem."},
+GATE_REASONS: dict[GateReason, dict[str, str]] = {
+    GateReason.NO_CONTEXT: {"ko": "관련된 문서를 찾지 못했습니다.", "en": "No related document was found."},
+    GateReason.NO_ANSWER: {"ko": "문서에서 답이 되는 문장을 찾지 못했습니다.",
+                           "en": "No sentence in the documents answers the question."},
+    GateReason.RETRIEVAL_LOW_CONFIDENCE: {"ko": "찾은 문서가 질문과 잘 맞는지 확신할 수 없습니다.",
+                                          "en": "The documents found may not be about this question."},
+    GateReason.NOT_ANSWERED: {"ko": "찾은 문서에 질문한 내용이 나와 있지 않습니다.",
+                              "en": "The documents found do not state what was asked."},
+    GateReason.VERIFICATION: {"ko": "답변의 문장을 인용한 문서에서 충분히 확인하지 못했습니다.",
+                              "en": "Too few of the answer's sentences could be confirmed in the passages they cite."},
+    GateReason.CITATION_COVERAGE: {"ko": "출처가 표시되지 않은 문장이 있습니다.", "en": "Some sentences do not name a source."},
+    GateReason.INSTRUCTION_LIKE_CONTEXT: {"ko": "문서 안의 지시문처럼 보이는 문장을 근거로 삼았습니다.",
+                                          "en": "The answer drew on a passage that reads like an instruction."},
+    GateReason.UNSUPPORTED_ITEMS: {"ko": "문서에 없는 연락처나 부서 등을 답변에서 지웠습니다.",
+                                   "en": "Contacts or offices not in the documents were removed from the answer."},
+    GateReason.UNVERIFIED_NUMBERS: {"ko": "문서에서 확인되지 않는 숫자나 날짜가 있습니다.",
+                                    "en": "Some numbers or dates could not be found in the documents."},
+    GateReason.SUPERSEDED_VERSION_CITED: {"ko": "현재 시행 중이 아닌 이전 버전의 규정을 인용했습니다.",
+                                          "en": "The answer cites an older version of a rule that is no longer in force."},
+    GateReason.REGENERATION_FAILED: {"ko": "답변을 다시 쓰려 했지만 나아지지 않았습니다.",
+                                     "en": "Rewriting the answer did not fix the problem."},
 }
 _GATE_OTHER = {"ko": "자동 점검에서 확인이 필요한 점이 발견되었습니다.", "en": "An automatic check found something to confirm."}
 
 # the evaluation's flag codes (evaluate/gates.py): metric codes end in _BELOW_THRESHOLD, _NOT_COMPUTABLE, …
 FLAG_REASONS: dict[str, dict[str, str]] = {
-    "HALLUCINATED_CLAIM_DETECTED": {"ko": "문서에 없는 내용", "en": "claim not in the documents"},
-    "SUPERSEDED_VERSION_CITED": {"ko": "이전 버전 인용", "en": "older version cited"},
-    "DISAGREEMENT_DOC_VERSION_SUSPECTED": {"ko": "문서 버전 의심", "en": "document version suspected"},
-    "DISAGREEMENT_OWN_KNOWLEDGE_SUSPECTED": {"ko": "문서 밖 지식 의심", "en": "outside knowledge suspected"},
-    "DISAGREEMENT_ANSWER_INCOMPLETE_SUSPECTED": {"ko": "불완전한 답 의심", "en": "incomplete answer suspected"},
-    "DISAGREEMENT_RETRIEVAL_MISS_SUSPECTED": {"ko": "검색 누락 의심", "en": "retrieval miss suspected"},
+    FlagReason.HALLUCINATED: {"ko": "문서에 없는 내용", "en": "claim not in the documents"},
+    FlagReason.SUPERSEDED_VERSION_CITED: {"ko": "이전 버전 인용", "en": "older version cited"},
+    FlagReason.DOC_VERSION_SUSPECTED: {"ko": "문서 버전 의심", "en": "document version suspected"},
+    FlagReason.OWN_KNOWLEDGE_SUSPECTED: {"ko": "문서 밖 지식 의심", "en": "outside knowledge suspected"},
+    FlagReason.ANSWER_INCOMPLETE_SUSPECTED: {"ko": "불완전한 답 의심", "en": "incomplete answer suspected"},
+    FlagReason.RETRIEVAL_MISS_SUSPECTED: {"ko": "검색 누락 의심", "en": "retrieval miss suspected"},
 }
-_FLAG_SUFFIX = {"_BELOW_THRESHOLD": {"ko": "기준 미달", "en": "below threshold"},
-                "_NOT_COMPUTABLE": {"ko": "계산 불가", "en": "not computable"},
-                "_BELOW_TARGET": {"ko": "목표 미달", "en": "below target"},
-                "_ABOVE_TARGET": {"ko": "목표 초과", "en": "above target"}}
+_FLAG_SUFFIX = {MetricSuffix.BELOW_THRESHOLD: {"ko": "기준 미달", "en": "below threshold"},
+                MetricSuffix.NOT_COMPUTABLE: {"ko": "계산 불가", "en": "not computable"},
+                MetricSuffix.BELOW_TARGET: {"ko": "목표 미달", "en": "below target"},
+                MetricSuffix.ABOVE_TARGET: {"ko": "목표 초과", "en": "above target"}}
 
 # the evaluation's metrics (the part of a flag code after "P0-1_" / "P1_")
 METRICS: dict[str, dict[str, str]] = {
@@ -222,13 +225,10 @@ def lang_of(value: str | None) -> str:
     return "en" if value == "en" else "ko"
 
 
-def reason_code(reason: str) -> str:
-    return reason.split(":", 1)[0].strip()
-
-
 def reason_text(reason: str, lang: str) -> str:
     """A gate reason ("not_answered: the top documents do not mention …") as a plain sentence in `lang`."""
-    return GATE_REASONS.get(reason_code(reason), _GATE_OTHER)[lang_of(lang)]
+    code = GateReason.of(reason)
+    return (GATE_REASONS[code] if code is not None else _GATE_OTHER)[lang_of(lang)]
 
 
 def flag_text(code: str, lang: str) -> str:

@@ -13,9 +13,11 @@ import re
 from typing import Any
 
 from geunkeo.answer.base import Answer, AnswerSentence
+from geunkeo.answer.codes import GateAction
 from geunkeo.server.strings import REVIEW, RUNS, UI, lang_of, reason_text
 
-_STATE = {"answer": "answered", "warn": "warn", "regenerate": "warn", "escalate": "withheld"}
+_STATE = {GateAction.ANSWER: "answered", GateAction.WARN: "warn", GateAction.REGENERATE: "warn",
+          GateAction.ESCALATE: "withheld"}
 SUPPORTING_SHOWN = 3  # supporting items shown under the fact line; the rest behind "more" (shared/answers.md §5)
 _MARKER = re.compile(r"^\s*(?:[①-⑳]|[-•·]|\d+[.)])\s*")
 _ITEMS = re.compile(r"\s*[:;]\s*\(\d+\)\s*|\s*;\s*(?=\(\d+\))")  # "…한다: (1) …; (2) …" an answer joined
@@ -119,7 +121,7 @@ def answer_view(ans: Answer, lang: str = "ko") -> dict[str, Any]:
     content = [_item(s) for s in ans.sentences if not s.generic]
     reasons = list(gate.reasons) if gate else []
     return {
-        "state": state, "action": gate.action if gate else "answer",
+        "state": state, "action": gate.action if gate else GateAction.ANSWER,
         "reasons": list(dict.fromkeys(reason_text(r, lang) for r in reasons)), "raw_reasons": reasons,
         "fact": content[0] if content else None, "supporting": content[1:1 + SUPPORTING_SHOWN],
         "more": content[1 + SUPPORTING_SHOWN:], "notes": [_item(s) for s in ans.sentences if s.generic],

@@ -11,12 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from geunkeo.evaluate.codes import MOST_SEVERE_FIRST, FlagLevel
 from geunkeo.evaluate.gates import lower_is_better
+from geunkeo.evaluate.records import CaseFlag
 from geunkeo.evaluate.report.html import dataset_label
 from geunkeo.evaluate.runner import load_run
-
-_ORDER = {"PASSED": 0, "WARNING": 1, "CRITICAL": 2}
-_LEVELS = ("CRITICAL", "WARNING", "PASSED")
 
 
 def _delta(a: float | None, b: float | None) -> float | None:
@@ -52,29 +51,29 @@ def _gates(sa: dict[str, Any], sb: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _flags(fa: dict[str, int], fb: dict[str, int], la: dict[str, str], lb: dict[str, str]) -> dict[str, Any]:
+def _flags(fa: dict[str, int], fb: dict[str, int], la: dict[str, FlagLevel], lb: dict[str, FlagLevel]) -> dict[str, Any]:
     """Per level: counts, the whole delta, and the part of it from cases in both runs (`shared_delta`) and from
     cases in one run only (`unshared_delta`); the two parts add up to the delta."""
     shared = set(la) & set(lb)
     out = {}
-    for lvl in _LEVELS:
+    for lvl in MOST_SEVERE_FIRST:
         delta = fb.get(lvl, 0) - fa.get(lvl, 0)
         in_shared = sum(lb[q] == lvl for q in shared) - sum(la[q] == lvl for q in shared)
-        out[lvl] = {"a": fa.get(lvl, 0), "b": fb.get(lvl, 0), "delta": delta, "shared_delta": in_shared,
-                    "unshared_delta": delta - in_shared, "direction": direction(delta, lvl == "PASSED")}
+        out[lvl.value] = {"a": fa.get(lvl, 0), "b": fb.get(lvl, 0), "delta": delta, "shared_delta": in_shared,
+                    "unshared_delta": delta - in_shared, "direction": direction(delta, lvl == FlagLevel.PASSED)}
     return out
 
 
-def _changes(la: dict[str, dict[str, Any]], lb: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _changes(la: dict[str, CaseFlag], lb: dict[str, CaseFlag]) -> list[dict[str, Any]]:
     changes = []
     for qid in sorted(set(la) & set(lb)):
         a, b = la[qid], lb[qid]
-        if a["level"] != b["level"] or a["reasons"] != b["reasons"]:
-            step = _ORDER[b["level"]] - _ORDER[a["level"]]
-            changes.append({"query_id": qid, "from": a["level"], "to": b["level"],
+        if a.level != b.level or a.reasons != b.reasons:
+            step = b.level.severity - a.level.severity
+            changes.append({"query_id": qid, "from": a.level.value, "to": b.level.value,
                             "direction": "worse" if step > 0 else "better" if step < 0 else "same level",
-                            "reasons_added": [x for x in b["reasons"] if x not in a["reasons"]],
-                            "reasons_removed": [x for x in a["reasons"] if x not in b["reasons"]]})
+                            "reasons_added": [x for x in b.reasons if x not in a.reasons],
+                            "reasons_removed": [x for x in a.reasons if x not in b.reasons]})
     return changes
 
 
@@ -100,8 +99,8 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> dict[str, Any]:
     """B relative to A. Cases are matched by query id; a metric mean is over each run's computable cases."""
     sa, ra = load_run(run_a)
     sb, rb = load_run(run_b)
-    fa, fb = {r["query_id"]: r["flag"] for r in ra}, {r["query_id"]: r["flag"] for r in rb}
-    la, lb = {q: f["level"] for q, f in fa.items()}, {q: f["level"] for q, f in fb.items()}
+    fa, fb = {r.query_id: r.flag for r in ra}, {r.query_id: r.flag for r in rb}
+    la, lb = {q: f.level for q, f in fa.items()}, {q: f.level for q, f in fb.items()}
     changes = _changes(fa, fb)
     a, b, shared = _side(run_a, sa), _side(run_b, sb), len(set(la) & set(lb))
     return {
@@ -111,6 +110,6 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> dict[str, Any]:
         "flag_changes": changes,
         "worse": sum(1 for c in changes if c["direction"] == "worse"),
         "better": sum(1 for c in changes if c["direction"] == "better"),
-        "only_in_a": [{"query_id": q, "level": la[q]} for q in sorted(set(la) - set(lb))],
-        "only_in_b": [{"query_id": q, "level": lb[q]} for q in sorted(set(lb) - set(la))],
+        "only_in_a": [{"query_id": q, "level": la[q].value} for q in sorted(set(la) - set(lb))],
+        "only_in_b": [{"query_id": q, "level": lb[q].value} for q in sorted(set(lb) - set(la))],
     }

@@ -8,8 +8,13 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+from geunkeo.answer.codes import GateAction
+from geunkeo.checks.base import NO_SUPPORTING_CONTEXT
+from geunkeo.evaluate.codes import MOST_SEVERE_FIRST, FlagLevel, FlagReason
+from geunkeo.evaluate.records import CaseRecord, ClaimRecord
 
 # Seed §7.1 / §10 targets, shown next to the measured values.
 EXEC_TARGETS = {"p0_pass_rate": (">=", 0.70), "hallucination_rate": ("<=", 0.05),
@@ -21,18 +26,18 @@ def _rate(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
-def metric_stats(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def metric_stats(records: Sequence[CaseRecord]) -> dict[str, dict[str, Any]]:
     """Per metric: mean/median/min/max over computable cases, counts, methods and not-computable reasons."""
     values: dict[str, list[float]] = defaultdict(list)
     missing: dict[str, Counter] = defaultdict(Counter)
     methods: dict[str, Counter] = defaultdict(Counter)
     for r in records:
-        for name, m in r.get("metrics", {}).items():
-            methods[name][m.get("method", "?")] += 1
-            if m.get("computable") and m.get("value") is not None:
-                values[name].append(float(m["value"]))
+        for name, m in r.metrics.items():
+            methods[name][m.method] += 1
+            if m.computable and m.value is not None:
+                values[name].append(float(m.value))
             else:
-                missing[name][(m.get("details") or {}).get("reason", "unspecified")] += 1
+                missing[name][m.details.get("reason", "unspecified")] += 1
     out = {}
     for name in sorted(set(values) | set(missing)):
         v = values[name]
@@ -49,97 +54,100 @@ def metric_stats(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]
     return out
 
 
-def gate_stats(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def gate_stats(records: Sequence[CaseRecord]) -> dict[str, dict[str, Any]]:
     """Per gated metric: pass / fail / not computable counts; pass_rate counts not computable as not passed."""
     out: dict[str, dict[str, Any]] = {}
     for r in records:
-        for g in r.get("gates", []):
-            s = out.setdefault(g["metric"], {"priority": g["priority"], "op": g["op"], "threshold": g["threshold"],
-                                             "pass": 0, "fail": 0, "not_computable": 0})
-            s[g["status"]] += 1
+        for g in r.gates:
+            s = out.setdefault(g.metric, {"priority": g.priority, "op": g.op, "threshold": g.threshold,
+                                          "pass": 0, "fail": 0, "not_computable": 0})
+            s[g.status] += 1
     for s in out.values():
         s["pass_rate"] = _rate(s["pass"], s["pass"] + s["fail"] + s["not_computable"])
     return out
 
 
-def _p0_passed(r: dict[str, Any]) -> bool:
-    return all(g["status"] == "pass" for g in r.get("gates", []) if g["priority"] == "P0")
+# the record fields cases are grouped by (pass_rates_by)
+GROUPINGS = ("query_language", "task", "complexity", "style")
 
 
-def pass_rates_by(records: Sequence[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+def group_of(r: CaseRecord, key: str) -> str:
+    """The case's group under one of `GROUPINGS` ("?" when the record has none)."""
+    value = {"query_language": r.query_language, "task": r.task, "complexity": r.complexity, "style": r.style}[key]
+    return str(value or "?")
+
+
+def pass_rates_by(records: Sequence[CaseRecord], key: str) -> dict[str, dict[str, Any]]:
     """Share of cases passing all four P0 gates, and share flagged PASSED, grouped by a record field."""
-    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[str, list[CaseRecord]] = defaultdict(list)
     for r in records:
-        groups[str(r.get(key) or "?")].append(r)
-    return {k: {"cases": len(v), "p0_gates_passed": _rate(sum(_p0_passed(r) for r in v), len(v)),
-                "flag_passed": _rate(sum(r["flag"]["level"] == "PASSED" for r in v), len(v))}
+        groups[group_of(r, key)].append(r)
+    return {k: {"cases": len(v), "p0_gates_passed": _rate(sum(r.p0_passed for r in v), len(v)),
+                "flag_passed": _rate(sum(r.flag.level == FlagLevel.PASSED for r in v), len(v))}
             for k, v in sorted(groups.items())}
 
 
-def _claims(records):
+def _claims(records: Sequence[CaseRecord]) -> Iterator[ClaimRecord]:
     for r in records:
-        for c in r.get("response", {}).get("claims", []):
-            yield r, c
+        yield from r.response.claims
 
 
-def executive(records: Sequence[dict[str, Any]], review: dict[str, Any] | None) -> dict[str, Any]:
+def executive(records: Sequence[CaseRecord], review: dict[str, Any] | None) -> dict[str, Any]:
     n = len(records)
     claims = list(_claims(records))
-    halluc = sum(1 for r in records if "HALLUCINATED_CLAIM_DETECTED" in r["flag"]["reasons"])
+    halluc = sum(1 for r in records if FlagReason.HALLUCINATED in r.flag.reasons)
     return {
         "cases": n,
-        "flags": {lvl: sum(1 for r in records if r["flag"]["level"] == lvl) for lvl in ("CRITICAL", "WARNING",
-                                                                                      "PASSED")},
-        "p0_pass_rate": _rate(sum(1 for r in records if r["flag"]["level"] == "PASSED"), n),
+        "flags": {lvl.value: sum(1 for r in records if r.flag.level == lvl) for lvl in MOST_SEVERE_FIRST},
+        "p0_pass_rate": _rate(sum(1 for r in records if r.flag.level == FlagLevel.PASSED), n),
         "hallucination_rate": _rate(halluc, n),
-        "citation_missing_rate": _rate(sum(1 for _, c in claims if not c["citation"]["provided"]), len(claims)),
+        "citation_missing_rate": _rate(sum(1 for c in claims if not c.citation.provided), len(claims)),
         "review_completion_rate": (review or {}).get("completion_rate"),
         "review_agreement_rate": (review or {}).get("agreement_rate"),
         "claims": len(claims),
         # the live serving gate's action on every case (answer/gate.py); deflection = share handed to a person
-        "serving_actions": dict(Counter(r.get("serving_simulation", "?") for r in records)),
-        "deflection_rate": _rate(sum(1 for r in records if r.get("serving_simulation") == "escalate"), n),
+        "serving_actions": dict(Counter(r.serving_simulation for r in records)),
+        "deflection_rate": _rate(sum(1 for r in records if r.serving_simulation == GateAction.ESCALATE), n),
         "targets": {k: {"op": op, "value": v} for k, (op, v) in EXEC_TARGETS.items()},
     }
 
 
-def _claim_failure(c: dict[str, Any]) -> str | None:
-    f = c["evaluation"]["faithfulness"]
-    if f.get("supported") is False:
-        return f"unsupported: {f.get('failure_reason') or 'NO_SUPPORTING_CONTEXT'}"
-    if not c["citation"]["provided"]:
+def _claim_failure(c: ClaimRecord) -> str | None:
+    f = c.evaluation.faithfulness
+    if f.supported is False:
+        return f"unsupported: {f.failure_reason or NO_SUPPORTING_CONTEXT}"
+    if not c.citation.provided:
         return "no citation"
-    if c["citation"].get("accurate") is False:
+    if c.citation.accurate is False:
         return "citation does not support the claim"
-    if c["evaluation"]["factual_correctness"].get("label") == "incorrect":
+    if c.evaluation.factual_correctness.label == "incorrect":
         return "incorrect vs reference"
     return None
 
 
-def _stage_of_failure(r: dict[str, Any]) -> str | None:
+def _stage_of_failure(r: CaseRecord) -> str | None:
     """retrieval when the context-recall gate failed; generation when recall passed but the answer did not."""
-    if r["flag"]["level"] == "PASSED":
+    if r.flag.level == FlagLevel.PASSED:
         return None
-    status = {g["metric"]: g["status"] for g in r.get("gates", [])}
+    status = {g.metric: g.status for g in r.gates}
     if status.get("context_recall") == "fail":
         return "retrieval"
     gen = ("faithfulness", "citation_coverage", "factual_correctness")
-    if any(status.get(m) == "fail" for m in gen) or "HALLUCINATED_CLAIM_DETECTED" in r["flag"]["reasons"]:
+    if any(status.get(m) == "fail" for m in gen) or FlagReason.HALLUCINATED in r.flag.reasons:
         return "generation"
     return "other (P1 or not computable)"
 
 
-def model_debug(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    patterns = Counter(p for _, c in _claims(records) if (p := _claim_failure(c)))
-    reasons = Counter(code for r in records for code in r["flag"]["reasons"])
+def model_debug(records: Sequence[CaseRecord]) -> dict[str, Any]:
+    patterns = Counter(p for c in _claims(records) if (p := _claim_failure(c)))
+    reasons = Counter(code for r in records for code in r.flag.reasons)
     stages = Counter(s for r in records if (s := _stage_of_failure(r)))
     by_version: dict[str, list[bool]] = defaultdict(list)
     for r in records:
-        docs = r["retrieval"]["retrieved_docs"]
-        version = (docs[0].get("version") or "unversioned") if docs else "nothing retrieved"
-        by_version[str(version)].append(r["flag"]["level"] != "PASSED")
-    noise = [(r["query_id"], r["metrics"]["noise_sensitivity"]["value"]) for r in records
-             if r.get("metrics", {}).get("noise_sensitivity", {}).get("computable")]
+        docs = r.retrieval.retrieved_docs
+        version = (docs[0].version or "unversioned") if docs else "nothing retrieved"
+        by_version[str(version)].append(r.flag.level != FlagLevel.PASSED)
+    noise = [(r.query_id, v) for r in records if (v := r.metric_value("noise_sensitivity")) is not None]
     return {
         "claim_failure_top5": patterns.most_common(5),
         "reason_counts": dict(reasons.most_common()),
@@ -173,22 +181,20 @@ def _outliers(values: dict[str, float]) -> dict[str, Any]:
             "n": len(xs)}
 
 
-def operations(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def operations(records: Sequence[CaseRecord]) -> dict[str, Any]:
     """P2 operations (seed 003): answers in the asker's language, and outliers in latency, answer length and
     each metric, by the modified z-score (|z| > 3.5 over median and MAD)."""
     from geunkeo.text.patterns import detect_lang
 
-    answered = [r for r in records if r.get("response", {}).get("response_text")]
-    match = sum(1 for r in answered if _lang(detect_lang(r["response"]["response_text"]))
-                == _lang(r.get("query_language") or "ko"))
-    latency = {r["query_id"]: sum(v for k, v in r.get("timings_ms", {}).items() if k in ("search", "answer"))
-               for r in records if r.get("timings_ms")}
-    length = {r["query_id"]: float(len(r["response"]["response_text"])) for r in answered}
+    answered = [(r, r.response.response_text) for r in records if r.response.response_text]
+    match = sum(1 for r, text in answered if _lang(detect_lang(text)) == _lang(r.query_language))
+    latency = {r.query_id: r.latency_ms for r in records if r.timings_ms}
+    length = {r.query_id: float(len(text)) for r, text in answered}
     metric_values: dict[str, dict[str, float]] = defaultdict(dict)
     for r in records:
-        for name, m in r.get("metrics", {}).items():
-            if m.get("computable") and m.get("value") is not None:
-                metric_values[name][r["query_id"]] = float(m["value"])
+        for name in r.metrics:
+            if (v := r.metric_value(name)) is not None:
+                metric_values[name][r.query_id] = v
     return {
         "language_match_rate": _rate(match, len(answered)),
         "language_match_method": "detected language of the answer text == the case's query language "
@@ -204,14 +210,14 @@ _NEW_TYPE_MAX_SIM = 0.2  # a question sharing less than this with every gold que
 _SAME_TYPE_SIM = 0.3
 
 
-def new_question_types(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def new_question_types(records: Sequence[CaseRecord]) -> dict[str, Any]:
     """Questions without a reference (logged traffic in the run) far from every gold question (those with a
     reference answer or expected documents), grouped into clusters: each cluster is a kind of question the gold
     set does not cover yet, for full review (seed 003 P2)."""
-    def is_gold(r: dict[str, Any]) -> bool:
-        return bool(r.get("response", {}).get("reference_answer") or r.get("retrieval", {}).get("expected_doc_ids"))
+    def is_gold(r: CaseRecord) -> bool:
+        return bool(r.response.reference_answer or r.retrieval.expected_doc_ids)
 
-    clusters = question_clusters([(r["query_id"], r.get("query_text") or "", is_gold(r)) for r in records])
+    clusters = question_clusters([(r.query_id, r.query_text, is_gold(r)) for r in records])
     return {"new_question_types": len(clusters), "new_question_clusters": clusters,
             "new_question_method": NEW_TYPE_METHOD}
 
@@ -256,28 +262,25 @@ def _lang(code: str) -> str:
     return "en" if code == "en" else "ko"
 
 
-def compliance(records: Sequence[dict[str, Any]], review: dict[str, Any] | None) -> dict[str, Any]:
+def compliance(records: Sequence[CaseRecord], review: dict[str, Any] | None) -> dict[str, Any]:
     claims = list(_claims(records))
-    high = [c for _, c in claims if "high_risk" in c["risk_tags"]]
-    removed = Counter(x["kind"] for r in records for x in r.get("removed", []))
+    high = [c for c in claims if "high_risk" in c.risk_tags]
+    removed = Counter(x.kind for r in records for x in r.removed)
     return {
-        "uncited_claim_rate": _rate(sum(1 for _, c in claims if not c["citation"]["provided"]), len(claims)),
+        "uncited_claim_rate": _rate(sum(1 for c in claims if not c.citation.provided), len(claims)),
         "high_risk_claims": len(high),
-        "high_risk_claim_failure_rate": _rate(
-            sum(1 for c in high if c["evaluation"]["faithfulness"].get("supported") is False), len(high)),
+        "high_risk_claim_failure_rate": _rate(sum(1 for c in high if c.unsupported), len(high)),
         "review_disagreement_rate": (review or {}).get("disagreement_rate"),
         "removed_by_filter": dict(removed),
         "removed_total": sum(removed.values()),
     }
 
 
-def worst_cases(records: Sequence[dict[str, Any]], n: int = 8) -> list[dict[str, Any]]:
+def worst_cases(records: Sequence[CaseRecord], n: int = 8) -> list[CaseRecord]:
     """Most severe first (CRITICAL, then most reasons, then lowest faithfulness)."""
-    order = {"CRITICAL": 0, "WARNING": 1, "PASSED": 2}
 
-    def key(r):
-        faith = r["aggregate_scores"].get("faithfulness")
-        return (order[r["flag"]["level"]], -len(r["flag"]["reasons"]), faith if faith is not None else -1,
-                r["query_id"])
+    def key(r: CaseRecord) -> tuple[int, int, float, str]:
+        faith = r.aggregate_scores.get("faithfulness")
+        return (-r.flag.level.severity, -len(r.flag.reasons), faith if faith is not None else -1, r.query_id)
 
-    return [r for r in sorted(records, key=key) if r["flag"]["level"] != "PASSED"][:n]
+    return [r for r in sorted(records, key=key) if r.flag.level != FlagLevel.PASSED][:n]

@@ -7,6 +7,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from geunkeo.evaluate.codes import MOST_SEVERE_FIRST, FlagLevel
+from geunkeo.evaluate.records import CaseRecord
+
 COLORS = {"CRITICAL": "#d64541", "WARNING": "#f39c12", "PASSED": "#27ae60", "ink": "#1f2a37", "muted": "#8a94a6",
           "blue": "#3867d6", "grid": "#e8ecf2"}
 _CONFIG = {"displayModeBar": False, "responsive": True}
@@ -37,7 +40,7 @@ def fragment(fig: go.Figure) -> str:
 
 
 def flag_donut(flags: dict[str, int]) -> str:
-    levels = [lvl for lvl in ("CRITICAL", "WARNING", "PASSED") if flags.get(lvl)]
+    levels = [lvl.value for lvl in MOST_SEVERE_FIRST if flags.get(lvl)]
     fig = go.Figure(go.Pie(labels=levels, values=[flags[lvl] for lvl in levels], hole=0.62, sort=False,
                            marker=dict(colors=[COLORS[lvl] for lvl in levels]), textinfo="value+percent"))
     fig.add_annotation(text=f"<b>{sum(flags.values())}</b><br>cases", showarrow=False, font=dict(size=16))
@@ -58,23 +61,25 @@ def gate_pass_bars(gates: dict[str, dict[str, Any]]) -> str:
                             legend=dict(orientation="h", y=-0.12)))
 
 
-def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[dict[str, Any]]) -> str:
+def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[CaseRecord]) -> str:
     """Flag levels per language, task and complexity (stacked shares), labelled with the P0 gate pass rate."""
+    from geunkeo.evaluate.report.dashboard import group_of
+
     keys = {"query_language": "language", "task": "task", "complexity": "complexity", "style": "style"}
     x: list[str] = []
-    shares: dict[str, list[float]] = {lvl: [] for lvl in ("CRITICAL", "WARNING", "PASSED")}
+    shares: dict[FlagLevel, list[float]] = {lvl: [] for lvl in MOST_SEVERE_FIRST}
     for key, groups in by.items():
         if key == "style" and set(groups) == {"?"}:
             continue  # the dataset has no query styles
         for g, st in groups.items():
-            rows = [r for r in records if str(r.get(key) or "?") == g]
+            rows = [r for r in records if group_of(r, key) == g]
             p0 = st["p0_gates_passed"]
             x.append(f"{keys.get(key, key)}: {g}<br>P0 gates {0 if p0 is None else p0:.0%} · n={st['cases']}")
             for lvl in shares:
-                shares[lvl].append(sum(r["flag"]["level"] == lvl for r in rows) / max(1, len(rows)))
+                shares[lvl].append(sum(r.flag.level == lvl for r in rows) / max(1, len(rows)))
     fig = go.Figure()
     for lvl, vals in shares.items():
-        fig.add_bar(x=x, y=vals, name=lvl, marker_color=COLORS[lvl], texttemplate="%{y:.0%}",
+        fig.add_bar(x=x, y=vals, name=lvl.value, marker_color=COLORS[lvl], texttemplate="%{y:.0%}",
                     textposition="inside")
     fig.add_hline(y=0.7, line_dash="dot", line_color=COLORS["ink"], annotation_text="PASSED target 70%")
     fig.update_yaxes(range=[0, 1], tickformat=".0%")
@@ -85,17 +90,16 @@ def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[dic
 RETRIEVAL_PREFIXES = ("recall@", "ndcg@", "mrr@", "map", "hit@", "precision@")
 
 
-def metric_distributions(records: list[dict[str, Any]], thresholds: dict[str, float], retrieval: bool = False,
+def metric_distributions(records: list[CaseRecord], thresholds: dict[str, float], retrieval: bool = False,
                          title: str = "Metric distributions (red tick = gate)") -> str:
     """One strip of per-case values per metric, with its threshold marked (ranking metrics or the others)."""
-    names = sorted({n for r in records for n, m in r.get("metrics", {}).items() if m.get("computable")
+    names = sorted({n for r in records for n, m in r.metrics.items() if m.computable
                     and n.startswith(RETRIEVAL_PREFIXES) == retrieval}, key=lambda n: (n not in thresholds, n))
     if not names:
         return empty(title, "no computable metric")
     fig = go.Figure()
     for n in names:
-        vals = [(r["query_id"], r["metrics"][n]["value"]) for r in records
-                if r.get("metrics", {}).get(n, {}).get("computable") and r["metrics"][n]["value"] is not None]
+        vals = [(r.query_id, v) for r in records if (v := r.metric_value(n)) is not None]
         fig.add_box(x=[v for _, v in vals], name=n, boxpoints="all", jitter=0.4, pointpos=0, orientation="h",
                     text=[q for q, _ in vals], hovertemplate="%{text}: %{x:.3f}<extra></extra>",
                     marker=dict(size=5, color=COLORS["blue"], opacity=0.6), line=dict(color=COLORS["ink"]),

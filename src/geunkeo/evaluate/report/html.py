@@ -13,8 +13,10 @@ from typing import Any
 
 from plotly.offline import get_plotlyjs
 
+from geunkeo.evaluate.records import CaseRecord, ClaimRecord
 from geunkeo.evaluate.report import figures
 
+# text colours keep WCAG AA contrast (4.5:1) on their backgrounds; tests/browser/test_walk.py checks with axe-core
 _CSS = """
 *{box-sizing:border-box}body{margin:0;font-family:Inter,'Noto Sans KR','Apple SD Gothic Neo',sans-serif;
 background:#f4f6fa;color:#1f2a37;font-size:14px;line-height:1.5}
@@ -23,13 +25,13 @@ header .meta{color:#b8c2d3;font-size:13px;margin-top:4px}
 nav{position:sticky;top:0;z-index:5;background:#fff;border-bottom:1px solid #e3e7ee;padding:0 36px}
 nav a{display:inline-block;padding:12px 16px;color:#4a5568;text-decoration:none;font-weight:500}
 nav a:hover{color:#3867d6}main{padding:8px 36px 40px;max-width:1400px;margin:auto}
-section{margin-top:26px}h2{font-size:18px;margin:0 0 4px}h2 small{color:#8a94a6;font-weight:400;font-size:13px}
+section{margin-top:26px}h2{font-size:18px;margin:0 0 4px}h2 small{color:#5b6578;font-weight:400;font-size:13px}
 p.lead{color:#5b6578;margin:0 0 14px}
 .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:14px}
 .tile{background:#fff;border-radius:10px;padding:16px 18px;box-shadow:0 1px 2px rgba(16,24,40,.06);
 border-left:5px solid #cbd2dc}.tile.ok{border-left-color:#27ae60}.tile.bad{border-left-color:#d64541}
 .tile .label{color:#5b6578;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
-.tile .value{font-size:30px;font-weight:650;margin-top:2px}.tile .sub{color:#8a94a6;font-size:12px}
+.tile .value{font-size:30px;font-weight:650;margin-top:2px}.tile .sub{color:#5b6578;font-size:12px}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:14px;margin-top:14px}
 .grid3{display:grid;grid-template-columns:1fr 1fr 1fr;gap:14px;margin-top:14px}
 .card{background:#fff;border-radius:10px;padding:12px 14px;box-shadow:0 1px 2px rgba(16,24,40,.06)}
@@ -37,14 +39,14 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;p
 border-bottom:1px solid #edf0f5;vertical-align:top}th{color:#5b6578;font-weight:600;background:#fafbfd}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pill{display:inline-block;padding:1px 8px;border-radius:10px;font-size:11px;font-weight:600;color:#fff}
-.CRITICAL{background:#d64541}.WARNING{background:#f39c12}.PASSED{background:#27ae60}
+.CRITICAL{background:#c0392b}.WARNING{background:#a35f00}.PASSED{background:#1e7e45}
 .code{font-family:ui-monospace,Menlo,monospace;font-size:11.5px;background:#eef1f6;border-radius:4px;
 padding:1px 5px;margin:1px 2px;display:inline-block}
 .case{background:#fff;border-radius:10px;padding:14px 18px;margin-top:12px;box-shadow:0 1px 2px rgba(16,24,40,.06)}
 .case .q{font-size:15px;font-weight:600}.case .ans{background:#f7f9fc;border-radius:6px;padding:8px 10px;
 margin:8px 0;white-space:pre-wrap}.claim{padding:4px 0 4px 10px;border-left:3px solid #cbd2dc;margin:4px 0}
 .claim.ok{border-left-color:#27ae60}.claim.bad{border-left-color:#d64541;background:#fdf3f2}
-.muted{color:#8a94a6}.empty{padding:10px 4px;color:#8a94a6;min-height:120px}
+.muted{color:#5b6578}.empty{padding:10px 4px;color:#5b6578;min-height:120px}
 nav a.back{color:#3867d6;border-right:1px solid #e3e7ee}
 .empty .etitle{color:#1f2a37;font-size:15px;margin-bottom:6px}h3{font-size:14px;margin:16px 0 8px}.why{color:#b03a2e;font-size:12px}
 @media (max-width:900px){.grid2,.grid3{grid-template-columns:1fr}}
@@ -112,37 +114,37 @@ def _executive(s: dict[str, Any]) -> str:
             "</section>")
 
 
-def _claim_html(c: dict[str, Any]) -> str:
-    f = c["evaluation"]["faithfulness"]
-    ok = f.get("supported")
+def _claim_html(c: ClaimRecord) -> str:
+    f = c.evaluation.faithfulness
+    ok = f.supported
     cls = "ok" if ok else ("bad" if ok is False else "")
     mark = "✓ supported" if ok else ("✗ unsupported" if ok is False else "· not checked")
-    cite = c["citation"]
-    where = (f'cites {escape(cite.get("location") or cite.get("chunk_id") or "")}'
-             + ("" if cite.get("accurate") is not False else " (citation does not support it)")
-             if cite.get("provided") else "no citation")
-    why = f'<div class="why">{escape(f.get("failure_reason", ""))}</div>' if ok is False else ""
-    conf = f" · confidence {f['confidence']:.2f}" if isinstance(f.get("confidence"), int | float) else ""
-    return (f'<div class="claim {cls}"><b>{escape(c["claim_id"])}</b> {escape(c["claim_text"])}'
-            f'<div class="muted">{mark}{conf} · {where} · {_codes(c.get("risk_tags", []))}</div>{why}</div>')
+    cite = c.citation
+    where = (f'cites {escape(cite.location or cite.chunk_id or "")}'
+             + ("" if cite.accurate is not False else " (citation does not support it)")
+             if cite.provided else "no citation")
+    why = f'<div class="why">{escape(f.failure_reason or "")}</div>' if ok is False else ""
+    conf = f" · confidence {f.confidence:.2f}" if isinstance(f.confidence, int | float) else ""
+    return (f'<div class="claim {cls}"><b>{escape(c.claim_id)}</b> {escape(c.claim_text)}'
+            f'<div class="muted">{mark}{conf} · {where} · {_codes(c.risk_tags)}</div>{why}</div>')
 
 
-def _case_html(r: dict[str, Any]) -> str:
-    resp = r["response"]
-    scores = ", ".join(f"{k} {_fmt(v, False)}" for k, v in r["aggregate_scores"].items() if v is not None)
-    rec = r["retrieval"]["metrics"].get("context_recall")
-    docs = ", ".join(escape(d["doc_id"]) for d in r["retrieval"]["retrieved_docs"][:4]) or "nothing"
-    claims = "".join(_claim_html(c) for c in resp.get("claims", [])) or '<div class="muted">no claims</div>'
-    return (f'<div class="case">{_pill(r["flag"]["level"])} <span class="muted">{escape(r["query_id"])} · '
-            f'{escape(r["query_language"])} · {escape(r.get("task") or "")}</span>'
-            f'<div class="q">{escape(r["query_text"])}</div><div>{_codes(r["flag"]["reasons"])}</div>'
-            f'<div class="ans">{escape(resp.get("response_text") or "(no answer)")}</div>'
-            f'<div class="muted">reference: {escape(resp.get("reference_answer") or "—")}</div>'
+def _case_html(r: CaseRecord) -> str:
+    resp = r.response
+    scores = ", ".join(f"{k} {_fmt(v, False)}" for k, v in r.aggregate_scores.items() if v is not None)
+    rec = r.retrieval.metrics.get("context_recall")
+    docs = ", ".join(escape(d.doc_id) for d in r.retrieval.retrieved_docs[:4]) or "nothing"
+    claims = "".join(_claim_html(c) for c in resp.claims) or '<div class="muted">no claims</div>'
+    return (f'<div class="case">{_pill(r.flag.level)} <span class="muted">{escape(r.query_id)} · '
+            f'{escape(r.query_language)} · {escape(r.task or "")}</span>'
+            f'<div class="q">{escape(r.query_text)}</div><div>{_codes(r.flag.reasons)}</div>'
+            f'<div class="ans">{escape(resp.response_text or "(no answer)")}</div>'
+            f'<div class="muted">reference: {escape(resp.reference_answer or "—")}</div>'
             f'<div class="muted">retrieved: {docs} · context recall {_fmt(rec, False)} · {escape(scores)}</div>'
             f"{claims}</div>")
 
 
-def _debug(s: dict[str, Any], records: list[dict[str, Any]]) -> str:
+def _debug(s: dict[str, Any], records: list[CaseRecord]) -> str:
     d = s["model_debug"]
     thresholds = {m: g["threshold"] for m, g in s["gates"].items()}
     stage = sorted(d["failure_stage"].items(), key=lambda x: -x[1])
@@ -194,7 +196,7 @@ def _operations(ops: dict[str, Any] | None) -> str:
             + _table(["measure", "cases", "median", "outlying cases"], rows, {1, 2}) + "</div>")
 
 
-def _compliance(s: dict[str, Any], records: list[dict[str, Any]], queue_items: list[dict[str, Any]]) -> str:
+def _compliance(s: dict[str, Any], records: list[CaseRecord], queue_items: list[dict[str, Any]]) -> str:
     c, q = s["compliance"], s["review_queue"]
     tiles = "".join([
         _tile("Claims without citation", c["uncited_claim_rate"], "audit readiness"),
@@ -203,8 +205,8 @@ def _compliance(s: dict[str, Any], records: list[dict[str, Any]], queue_items: l
         _tile("Review disagreement", c["review_disagreement_rate"], f"{q['reviewed']} reviewed"),
         _tile("Removed by the filter", c["removed_total"], "contacts/departments/citations", pct=False),
     ])
-    removed = [[escape(r["query_id"]), escape(x.get("kind", "")), escape(x.get("value", "")),
-                escape(x.get("replacement", ""))] for r in records for x in r.get("removed", [])]
+    removed = [[escape(r.query_id), escape(x.kind), escape(x.value), escape(x.replacement)]
+               for r in records for x in r.removed]
     items = [[_pill(i["flag_level"]), escape(i["query_id"]), escape(i["queue_type"]), i["priority"],
               escape(i["stratum"] or ""), escape(i["review_deadline"] or ""),
               escape(i["review_decision"] or "pending"), escape(i["reviewer_id"] or "")] for i in queue_items]
@@ -233,7 +235,7 @@ def _meta(summary: dict[str, Any]) -> str:
             f'{summary.get("seconds", "?")} s · {escape(summary.get("timestamp", ""))}')
 
 
-def render_report(summary: dict[str, Any], records: list[dict[str, Any]],
+def render_report(summary: dict[str, Any], records: list[CaseRecord],
                   queue_items: list[dict[str, Any]] | None = None, *, plotly_src: str | None = None,
                   links: list[tuple[str, str]] | None = None, note: str = "", icon: str | None = None) -> str:
     """The report as one HTML string: self-contained (plotly inlined) unless `plotly_src` names a URL to load it
@@ -268,7 +270,7 @@ def with_reviews(summary: dict[str, Any], queue: Any) -> tuple[dict[str, Any], l
     return out, queue.items(eval_id=eval_id)
 
 
-def write_report(run_dir: str | Path, summary: dict[str, Any], records: list[dict[str, Any]],
+def write_report(run_dir: str | Path, summary: dict[str, Any], records: list[CaseRecord],
                  queue_items: list[dict[str, Any]] | None = None) -> Path:
     """Write RUN_DIR/report.html."""
     out = Path(run_dir) / "report.html"
