@@ -4,6 +4,9 @@ over-removal counts on the written test set (tests/answer/data/filter_cases.json
     .venv/bin/python benchmarks/answer_filter.py [--runs 500] [--json]
     .venv/bin/python benchmarks/answer_filter.py --gate-index DIR [--gold sample/gold]
     .venv/bin/python benchmarks/answer_filter.py --runs 1 --scaling
+    .venv/bin/python benchmarks/answer_filter.py --runs 1 --heldout benchmarks/data/filter_heldout{,2,3}.json
+
+With several --heldout files, each set gets a row and a pooled row adds them up.
 
 With --scaling, degenerate answers (one sentence repeating an invented office, phone or citation 1,000 and
 4,000 times, as a looping LLM writes) are filtered once each: seconds per size and the 4,000 / 1,000 ratio
@@ -32,6 +35,7 @@ from pathlib import Path
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import extract_contacts
+from geunkeo.text.figures import FigureIndex, clear_figure_cache, extract_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "answer" / "data" / "filter_cases.json"
@@ -99,8 +103,17 @@ def latency(runs: int) -> dict:
     def pct(xs: list[float], q: float) -> float:
         return round(xs[int(q * (len(xs) - 1))], 3)
 
+    # figures are read once per text (cached, as chunks recur across questions): their first reading, timed apart
+    cold = []
+    for _ in range(runs):
+        clear_figure_cache()
+        c = time.thread_time()
+        extract_figures(answer)
+        FigureIndex().add("\n".join(ch.text for ch in contexts), 1)
+        cold.append((time.thread_time() - c) * 1000)
+    cold.sort()
     # wall time includes waiting for a CPU on a shared machine; thread CPU time is the filter's own cost
-    return {"answer_chars": len(answer), "contexts": len(contexts), "runs": runs,
+    return {"figures_uncached_cpu_p95_ms": pct(cold, 0.95),"answer_chars": len(answer), "contexts": len(contexts), "runs": runs,
             "p50_ms": round(statistics.median(wall), 3), "p95_ms": pct(wall, 0.95), "max_ms": round(wall[-1], 3),
             "cpu_p50_ms": round(statistics.median(cpu), 3), "cpu_p95_ms": pct(cpu, 0.95),
             "load_avg_1min": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
@@ -132,6 +145,26 @@ def test_set(path: Path = CASES) -> dict:
             "legit_items": legit, "legit_removed": legit_removed,
             "over_removal_rate": round(legit_removed / legit, 4) if legit else None,
             "leaked_items": leaked, "over_removed_items": over}
+
+
+def _pooled(results: list[dict]) -> dict:
+    """The counts of several sets added up (leaked and removed items are not repeated)."""
+    keys = ("cases", "exact_outputs", "invented_items", "leaked", "legit_items", "legit_removed")
+    out = {k: sum(r[k] for r in results) for k in keys}
+    out["over_removal_rate"] = round(out["legit_removed"] / out["legit_items"], 4) if out["legit_items"] else None
+    out["leaked_items"], out["over_removed_items"] = [], []
+    return out
+
+
+def _print_set(name: str, ho: dict, items: bool = True) -> None:
+    rate = f"{ho['over_removal_rate']:.1%}" if ho["over_removal_rate"] is not None else "n/a"
+    print(f"held-out {name}: {ho['cases']} cases; invented items {ho['invented_items']}, leaked {ho['leaked']}; "
+          f"legitimate items {ho['legit_items']}, removed {ho['legit_removed']} ({rate})")
+    if items:
+        for item in ho["leaked_items"]:
+            print(f"  leaked: {item}")
+        for item in ho["over_removed_items"]:
+            print(f"  removed: {item}")
 
 
 OFF_TOPIC = [
@@ -196,7 +229,8 @@ DEGENERATE = {"office": "학생지원팀 ", "phone": "문의: 02-123-4567, ", "c
               "body by its number": "escalate to AFCA on 1800 931 687, ", "bare section": "under C5 and (6.1), ",
               "같은 조": "제3조 같은 조 제3항, ", "address + short number": "서울특별시 성북구 안암로 150 1층(국번없이 1372), ",
               "floor office + extensions": "같은 건물 1층 민원실 내선 3473 또는 3474, 제5장 Part 4 ",
-              "number + extension": "call 02-880-1234 ext. 21. "}
+              "number + extension": "call 02-880-1234 ext. 21. ", "figure": "수수료는 12,345원, ",
+              "dated clause": "신청은 7월 17일까지 합니다 "}
 
 
 def scaling(sizes: tuple[int, int] = (1000, 4000)) -> dict:
@@ -220,15 +254,20 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--gate-index", help="index built from sample/corpus: also calibrate the serving gate")
     ap.add_argument("--gold", default=str(ROOT / "sample" / "gold"))
-    ap.add_argument("--heldout", type=Path, default=ROOT / "benchmarks" / "data" / "filter_heldout.json",
-                    help="cases written without reading the filter, reported apart from the in-sample set")
+    ap.add_argument("--heldout", type=Path, nargs="+", default=[ROOT / "benchmarks" / "data" / "filter_heldout.json"],
+                    help="sets of cases written without reading the filter (one or more files), reported apart from "
+                         "the in-sample set: one row per set and, with several, a pooled row")
+    ap.add_argument("--quiet-items", action="store_true", help="held-out sets: counts only, no leaked/removed items")
     ap.add_argument("--scaling", action="store_true", help="also time degenerate answers at two sizes")
     args = ap.parse_args()
     out = {"latency": latency(args.runs), "test_set": test_set()}
     if args.scaling:
         out["scaling"] = scaling()
-    if args.heldout and args.heldout.is_file():
-        out["heldout"] = test_set(args.heldout)
+    sets = [p for p in args.heldout if p.is_file()]
+    if sets:
+        out["heldout"] = {p.name: test_set(p) for p in sets}
+        if len(sets) > 1:
+            out["heldout_pooled"] = _pooled(list(out["heldout"].values()))
     if args.gate_index:
         out["gate"] = gate_calibration(args.gate_index, args.gold)
     if args.json:
@@ -237,7 +276,8 @@ def main() -> int:
     lat, ts = out["latency"], out["test_set"]
     print(f"filter latency: {lat['answer_chars']}-char answer, {lat['contexts']} contexts, {lat['runs']} runs: "
           f"wall p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms, max {lat['max_ms']} ms; "
-          f"thread CPU p50 {lat['cpu_p50_ms']} ms, p95 {lat['cpu_p95_ms']} ms "
+          f"thread CPU p50 {lat['cpu_p50_ms']} ms, p95 {lat['cpu_p95_ms']} ms; figures read uncached (answer + "
+          f"contexts) CPU p95 {lat['figures_uncached_cpu_p95_ms']} ms "
           f"(load average {lat['load_avg_1min']} on {lat['cpus']} CPUs; "
           f"{lat['removed_per_answer']} removed, {lat['kept_per_answer']} kept per answer)")
     print(f"test set: {ts['cases']} cases, {ts['exact_outputs']} exact outputs; invented items {ts['invented_items']}, "
@@ -246,14 +286,10 @@ def main() -> int:
     for name, sc in out.get("scaling", {}).items():
         print(f"degenerate answer ({name}): {sc['items'][0]:,} / {sc['items'][1]:,} items in {sc['seconds'][0]} / "
               f"{sc['seconds'][1]} s, ratio {sc['ratio']} (4 is linear), {sc['removed_at_largest']:,} removed")
-    if "heldout" in out:
-        ho = out["heldout"]
-        print(f"held-out set: {ho['cases']} cases; invented items {ho['invented_items']}, leaked {ho['leaked']}; "
-              f"legitimate items {ho['legit_items']}, removed {ho['legit_removed']} ({ho['over_removal_rate']:.1%})")
-        for item in ho["leaked_items"]:
-            print(f"  leaked: {item}")
-        for item in ho["over_removed_items"]:
-            print(f"  removed: {item}")
+    for name, ho in out.get("heldout", {}).items():
+        _print_set(name, ho, items=not args.quiet_items)
+    if "heldout_pooled" in out:
+        _print_set(f"pooled ({len(out['heldout'])} sets)", out["heldout_pooled"], items=False)
     if "gate" in out:
         g = out["gate"]
         for group in ("gold", "off_topic"):

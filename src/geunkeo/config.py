@@ -179,7 +179,7 @@ class AnswerSettings(_Section):
     # longest 812 chars instead of 1,438, key facts unchanged ("the fact, then at most two or three supporting
     # sentences", ../shared/answers.md — not a page of PDF text)
     extractive_max_chars: int = 800
-    gate_max_unverified: int = 0  # amounts/dates/percentages in the answer that no context contains
+    gate_max_unverified: int = 0  # items the filter reports but cannot check (figures are checked and removed)
     departments_file: str | None = None  # one organisation name per line, recognised by the filter
     allowlist_file: str | None = None  # contacts/names always accepted (main phone, website), one per line
     # Claim-by-claim verification of every answer (answer/verify.py): unsupported or contradicted sentences are

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from geunkeo.answer.filter import HallucinationFilter
-from geunkeo.answer.report import UnverifiedItem
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import extract_contacts
 
@@ -86,14 +85,16 @@ def test_citation_mentioned_in_another_article_is_grounded_by_its_evidence():
     assert "「등록금 반환 규정」 제5조에 따른다" in res.report.kept[0].evidence
 
 
-def test_numbers_missing_from_the_context_are_reported_not_edited():
+def test_figures_missing_from_the_context_are_cut_not_reported():
     chunks = [Chunk(**c) for c in DATA["contexts"]["hakchik"]]
-    text = "휴학은 학기 개시일부터 45일 이내에 신청합니다."
-    res = FILTER.apply(text, chunks)
-    assert res.text == text
-    assert res.report.unverified == []  # "45일" is a duration, not a date/amount/percent
+    # the context says 30 days: the duration's clause carries the sentence, so a phrase of what it counts stands in
+    res = FILTER.apply("휴학은 학기 개시일부터 45일 이내에 신청합니다.", chunks)
+    assert res.text == "휴학은 학기 개시일부터 일정 기간 이내에 신청합니다."
+    assert [(r.kind, r.value, r.replacement) for r in res.report.removed] == [("count", "45일", "")]
+    assert res.report.unverified == []
     res = FILTER.apply("등록금의 40%를 반환합니다.", chunks)
-    assert res.report.unverified == [UnverifiedItem("percent", "40%", "등록금의 40%를 반환합니다.")]
+    assert res.text == "등록금의 일정 비율을 반환합니다."  # (the particle re-chosen for the phrase)
+    assert FILTER.apply("휴학은 학기 개시일부터 30일 이내에 신청합니다.", chunks).report.removed == []
 
 
 def test_plain_strings_are_accepted_as_contexts():

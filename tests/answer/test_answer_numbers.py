@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from geunkeo.answer.filter import HallucinationFilter
-from geunkeo.answer.report import UnverifiedItem
 from geunkeo.checks.support import Entity, entity_grounding, extract_entities
 
 
-def test_filter_reports_an_amount_the_context_writes_differently():
+def test_filter_removes_an_amount_the_context_does_not_give():
     res = HallucinationFilter().apply("보상한도는 5백만원입니다.", ["보상한도는 2천5백만원"])
-    assert res.report.unverified == [UnverifiedItem("amount", "5백만원", "보상한도는 5백만원입니다.")]
-    assert res.text == "보상한도는 5백만원입니다."  # reported, never edited
+    assert [(r.kind, r.value) for r in res.report.removed] == [("amount", "5백만원")]
+    assert res.text == ""  # the amount was all the sentence said
 
 
 def test_filter_accepts_the_same_amount_in_any_spelling():
     for answer in ("보상한도는 2천5백만원입니다.", "보상한도는 25,000,000원입니다.", "보상한도는 2,500만 원입니다."):
-        assert HallucinationFilter().apply(answer, ["보상한도는 2천5백만원"]).report.unverified == []
-    assert HallucinationFilter().apply("수수료는 5백원입니다.", ["수수료는 500원"]).report.unverified == []
+        res = HallucinationFilter().apply(answer, ["보상한도는 2천5백만원"])
+        assert (res.text, res.report.removed) == (answer, [])
+    assert HallucinationFilter().apply("수수료는 5백원입니다.", ["수수료는 500원"]).report.removed == []
 
 
 def test_filter_and_support_checker_read_the_same_values():

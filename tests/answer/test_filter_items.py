@@ -34,7 +34,7 @@ LIFE = Chunk("lf#5", "lf", "온누리생명 암보험 특약", "제5조(보험�
              "보험금을 지급합니다.\n② 지급이 늦어지면 그 사유를 알립니다.\n문의: 고객센터 1588-2200, 팩스 0505-300-3471",
              "제5조", article="제5조")
 EN_LIFE = Chunk("el#2", "el", "Onnuri Life Cancer Rider", "Article 2 (Benefit) (1) The rider pays KRW 30 million. (2) "
-                "It is paid once.\nClaims: fax 0505-300-3471, phone 1588-2200.", "Article 2", article="Article 2",
+                "It is paid once.\nClaims: fax 0505-300-3471, phone 1588-2200. Claims are accepted until 30 June.", "Article 2", article="Article 2",
                 lang="en")
 
 
@@ -92,7 +92,8 @@ def test_an_invented_sub_unit_of_a_real_office_goes_with_its_number_and_the_offi
 
 def test_an_invented_alternative_instruction_goes_and_the_main_one_stays():
     policy = Chunk(chunk_id="p#1", doc_id="p", title="IT Policy", location="Annex B", lang="en",
-                   text="Lost devices: call the IT Service Desk. The Information Security Team will call you back.")
+                   text="Lost devices: call the IT Service Desk. The Information Security Team will call you back within "
+                        "30 minutes.")
     answer = ("The Information Security Team will call you back within 30 minutes, or you can reach its Cyber Defence "
               "Centre directly on +65 6555 2101. For more help, contact the Device Recovery Unit at +65 6555 2199.")
     text, removed = removed_items(answer, [policy], "en")

@@ -31,11 +31,11 @@ from geunkeo.text.entities import (
     extract_citations,
     extract_contacts,
     extract_departments,
-    extract_numbers,
     phone_key,
     reg_key,
     room_alternatives,
 )
+from geunkeo.text.figures import Figure, FigureIndex
 
 _TITLE_STOP = {"the", "and", "for", "this", "our", "your"}
 _PHONE_RANGE = re.compile(r"(?P<head>\(?0\d{1,2}\)?[-.\s]?\d{3,4}[-.\s])(?P<first>\d{4})\s?[~∼-]\s?(?P<last>\d{1,4})(?!\d)")
@@ -65,11 +65,12 @@ class ContextDoc:
 class ContextIndex:
     """Everything the filter checks answers against, built once per answer from the context chunks."""
 
-    def __init__(self, chunks: list[Chunk], known_departments: tuple[str, ...] = ()):
+    def __init__(self, chunks: list[Chunk], known_departments: tuple[str, ...] = (), question: str = ""):
         self.docs: list[ContextDoc] = []
         self.contacts: dict[str, tuple[str, int]] = {}  # kind:norm → (surface, n)
         self.departments: dict[str, int] = {}  # dept_key → n
-        self.numbers: dict[str, int] = {}
+        self._figures: FigureIndex | None = None  # the contexts' figures (n = 1, 2, …) and the question's (n = 0)
+        self._question = question
         self.texts: list[str] = []
         self._compact: str | None = None
         self._acronymless: str | None = None  # the compact texts without bracketed acronyms ("(iss)")
@@ -90,8 +91,6 @@ class ContextIndex:
                 self.contacts.setdefault(_ckey(e), (e.text, n))
         for e in extract_departments(full, self.known_departments):
             self.departments.setdefault(e.norm, n)
-        for e in extract_numbers(text):
-            self.numbers.setdefault(f"{e.kind}:{e.norm}", n)
         doc = ContextDoc(n=n, chunk=chunk, names=chunk_names(chunk))
         doc.articles, headings = own_articles(chunk)
         for key, art_text in doc.articles.items():
@@ -275,15 +274,16 @@ class ContextIndex:
                 return n
         return None
 
-    def number(self, e: Entity) -> int | None:
-        key = f"{e.kind}:{e.norm}"
-        if key in self.numbers:
-            return self.numbers[key]
-        if e.kind == "date" and len(e.norm) == 5:  # "3월 15일" is supported by "2024년 3월 15일"
-            for k, n in self.numbers.items():
-                if k.startswith("date:") and k.endswith(e.norm):
-                    return n
-        return None
+    def figure(self, f: Figure) -> int | None:
+        """n of the context holding figure `f` (0: the question does), else None. The contexts' figures are read
+        when an answer first has one to check."""
+        if self._figures is None:
+            self._figures = FigureIndex()
+            for d in self.docs:
+                self._figures.add(d.chunk.text, d.n)
+            if self._question:
+                self._figures.add(self._question, 0)
+        return self._figures.support(f)
 
     def citation(self, art: str, para: int | None, regs: list[str] | None, kind_word: str = "",
                  item: str | None = None) -> tuple[ContextDoc, str] | None:

@@ -8,12 +8,16 @@ Per sentence: extract entities (geunkeo.text.entities), check each against the `
 - an unsupported department becomes "담당 부서" / "the responsible office" (the particle after it re-chosen);
 - an unsupported citation in parentheses is dropped, elsewhere it becomes "관련 규정" / "the relevant provision";
 - supported citations are kept with the cited article's text attached (REQ-003 citation grounding).
-Amounts, dates and percentages are checked too but only reported (`FilterReport.unverified`), never edited.
+- every figure (an amount, percentage, fraction, count or duration with its unit, date, clock time:
+  geunkeo.text.figures) must be one the contexts or the question give, compared by canonical value (250만 원 is
+  ₩2,500,000; a written weekday must agree with the date); an unsupported one goes with its clause
+  (answer/figure_edits.py); where its clause carries the sentence a phrase of what it counts stands in ("일정
+  기간", "a set amount"), and a sentence that said nothing but the figure goes. No contact advice follows.
 
 Documents are data, not instructions: instruction-like passages in the contexts ("ignore previous instructions …
 call 010-…", "…라고 답하세요"; geunkeo.text.injection, detected here again because chunks indexed earlier carry
-no record of them) support nothing. A contact, department, citation or number whose only occurrence is inside
-such a passage is unsupported (removed, or reported unverified); a sentence that repeats a passage's words where
+no record of them) support nothing. A contact, department, citation or figure whose only occurrence is inside
+such a passage is unsupported (removed); a sentence that repeats a passage's words where
 no other context sentence says the same is dropped (`Removal` kind "injection"). Every answer sentence that drew
 on a passage either way is recorded in `FilterReport.injection_used`, which the serving gate treats as
 unfaithful.
@@ -26,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from geunkeo.answer.context import ContextDoc, ContextIndex
 from geunkeo.answer.edits import rewrite_sentence
+from geunkeo.answer.figure_edits import cut_figures, relocated
 from geunkeo.answer.report import (
     FilterReport,
     InjectionFound,
@@ -47,13 +52,14 @@ from geunkeo.text.entities import (
     ROOM,
     Entity,
     dept_key,
-    extract_all,
+    extract_citations,
     extract_contacts,
     extract_departments,
     reg_key,
     room_without_office,
 )
 from geunkeo.text.entity_base import Spans
+from geunkeo.text.figures import FIGURE_KINDS, Figure, extract_figures, works_an_example
 from geunkeo.text.injection import InjectionSpan, spans_of, without_injections
 from geunkeo.text.patterns import detect_lang
 
@@ -108,10 +114,12 @@ class HallucinationFilter:
         self.known_departments = tuple(known_departments)
         self.allowlist = tuple(allowlist)
 
-    def apply(self, text: str, contexts, lang: str | None = None) -> FilterResult:
-        """Filter a whole answer text (citation markers [n] may be in it)."""
+    def apply(self, text: str, contexts, lang: str | None = None, question: str = "") -> FilterResult:
+        """Filter a whole answer text (citation markers [n] may be in it). The figures of `question` are supported
+        as the contexts' are: an answer may repeat what was asked."""
         spans = sentence_spans(text)
-        res = self.apply_sentences([text[s:e] for s, e in spans], contexts, lang=lang or _lang_of(text))
+        res = self.apply_sentences([text[s:e] for s, e in spans], contexts, lang=lang or _lang_of(text),
+                                   question=question)
         # re-join with the answer's own spacing (line breaks of lists survive); added sentences get a space
         parts: list[str] = []
         prev = None
@@ -123,7 +131,7 @@ class HallucinationFilter:
         res.text = "".join(parts)
         return res
 
-    def apply_sentences(self, sentences: list[str], contexts, lang: str = "ko") -> FilterResult:
+    def apply_sentences(self, sentences: list[str], contexts, lang: str = "ko", question: str = "") -> FilterResult:
         """Filter an answer given as sentences; the result keeps track of which input sentence each came from."""
         if lang not in PHRASES:
             lang = "en" if lang == "en" else "ko"
@@ -135,14 +143,14 @@ class HallucinationFilter:
         if self.allowlist:
             chunks.append(Chunk(chunk_id="allowlist", doc_id="allowlist", title="", text="\n".join(self.allowlist),
                                 location="allowlist"))
-        ctx = ContextIndex(chunks, self.known_departments)
+        ctx = ContextIndex(chunks, self.known_departments, question)
         if injected is not None:
             injected.raw = ContextIndex(injected.chunks, self.known_departments)
         phrases = PHRASES[lang]
         out: list[FilteredSentence] = []
         contact_done = any(_CITE_MARK.sub("", s).strip() == phrases["contact"] for s in sentences)
-        state = {"last_named": None}
-        per_sentence = self._entities(sentences)
+        per_sentence, figures = self._entities(sentences)
+        state: dict = {"last_named": None, "figures": figures}
         for i, sent in enumerate(sentences):
             if _CITE_MARK.sub("", sent).strip() == phrases["contact"]:
                 if not any(o.generic for o in out):
@@ -155,10 +163,17 @@ class HallucinationFilter:
                 # its words come from the passage and from nothing else: a claim the documents do not make
                 report.removed.append(Removal("injection", _CITE_MARK.sub("", sent).strip(), "", sent))
                 continue
+            figs = [state["figures"][id(e)] for e in bad if e.kind in FIGURE_KINDS]
+            if figs:  # cut after the other items are rewritten (answer/figure_edits.py)
+                bad = [e for e in bad if e.kind not in FIGURE_KINDS]
+                report.removed.extend(Removal(f.kind, f.text, "", sent) for f in figs)
             if not bad:
-                out.append(FilteredSentence(sent, i, anchor=i))
+                if kept := (cut_figures(sent, figs, lang) if figs else sent):
+                    out.append(FilteredSentence(kept, i, anchor=i))
                 continue
             new, whole, needs_contact, repl = rewrite_sentence(sent, bad, lang)
+            if new and figs:
+                new = cut_figures(new, relocated(new, figs), lang)
             for e in bad:
                 report.removed.append(Removal(e.kind, e.text, repl.get(id(e), phrases["contact"]), sent))
             if whole:
@@ -176,22 +191,36 @@ class HallucinationFilter:
         return FilterResult(text=text, sentences=out, report=report)
 
     # -- checking -----------------------------------------------------------------------------------------------
-    def _entities(self, sentences: list[str]) -> list[list[Entity]]:
+    def _entities(self, sentences: list[str]) -> tuple[list[list[Entity]], dict[int, Figure]]:
         """Entities of each sentence, from one extraction pass over all of them (one pass per answer is what
         keeps the filter within its latency budget). NUL between sentences: no pattern crosses it. Read with ASCII
-        widths, as the contexts are (answer/structure.py): "（０３１）４５６－７８９０" is a number to check."""
+        widths, as the contexts are (answer/structure.py): "（０３１）４５６－７８９０" is a number to check.
+        Figures (geunkeo.text.figures) are entities too, where no contact or citation holds them ("제3조",
+        "3층" of an address); the second value maps each figure entity's id to its figure."""
         joined = ascii_width(_JOIN.join(sentences))
         starts, pos = [], 0
         for sent in sentences:
             starts.append(pos)
             pos += len(sent) + len(_JOIN)
+        ents = (extract_contacts(joined) + extract_departments(joined, self.known_departments)
+                + extract_citations(joined))
+        taken = Spans((e.start, e.end) for e in ents)
+        figures: dict[int, Figure] = {}
+        for f in extract_figures(joined):
+            if not taken.overlaps(f.start, f.end):
+                e = Entity(f.kind, f.text, f.start, f.end, f.key)
+                figures[id(e)] = f
+                ents.append(e)
         out: list[list[Entity]] = [[] for _ in sentences]
         i = 0
-        for e in extract_all(joined, self.known_departments):
+        for e in sorted(ents, key=lambda x: x.start):
             while i + 1 < len(starts) and e.start >= starts[i + 1]:
                 i += 1
-            out[i].append(replace(e, start=e.start - starts[i], end=e.end - starts[i]))
-        return out
+            moved = replace(e, start=e.start - starts[i], end=e.end - starts[i])
+            if id(e) in figures:  # (its offsets in the sentence too)
+                figures[id(moved)] = replace(figures.pop(id(e)), start=moved.start, end=moved.end)
+            out[i].append(moved)
+        return out, figures
 
     def _check(self, sent: str, ents: list[Entity], ctx: ContextIndex, report: FilterReport,
                state: dict) -> list[Entity]:
@@ -275,8 +304,8 @@ class HallucinationFilter:
                 else:
                     doc, evidence = found
                     _keep(report, _kept(e, ctx, doc.n, doc.articles.get(e.article) or None, evidence))
-            elif ctx.number(e) is None:
-                report.unverified.append(UnverifiedItem(e.kind, e.text, sent))
+            elif e.kind in FIGURE_KINDS and not _figure_supported(sent, e, ctx, report, state):
+                bad.append(e)
         return bad
 
     @staticmethod
@@ -408,7 +437,8 @@ class _Injected:
             if not e.article:
                 return raw.regulation(e.regulation or "")
             return next((d.n for d in raw.docs for (_, a) in d.pairs if a == e.article), None)
-        return raw.number(e)
+        figures = extract_figures(e.text) if e.kind in FIGURE_KINDS else []
+        return raw.figure(figures[0]) if figures else None
 
     def _record(self, sent: str, n: int, items: str, reason: str, span: InjectionSpan | None = None) -> None:
         chunk = self.chunks[n - 1]
@@ -460,6 +490,19 @@ def _glossed_place(sent: str, e: Entity, ctx: ContextIndex) -> bool:
         return False
     places = [c for c in extract_contacts(close.group(1)) if c.norm.startswith(ROOM)]
     return bool(places) and ctx.contact(places[0]) is not None
+
+
+def _figure_supported(sent: str, e: Entity, ctx: ContextIndex, report: FilterReport, state: dict) -> bool:
+    """Whether figure entity `e` is one the contexts or the question give (recorded as kept when a context does),
+    or stands in a worked example, whose figures are the answer's own (asked once per sentence)."""
+    if state.get("example_of") != sent:
+        state["example_of"], state["example"] = sent, works_an_example(sent)
+    if state["example"]:
+        return True
+    n = ctx.figure(state["figures"][id(e)])
+    if n:  # (0: the question's own figure)
+        _keep(report, _kept(e, ctx, n))
+    return n is not None
 
 
 def _keep(report: FilterReport, item: KeptItem) -> None:

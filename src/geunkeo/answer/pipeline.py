@@ -31,6 +31,7 @@ from geunkeo.config import AnswerSettings, load_settings
 from geunkeo.errors import LLMError
 from geunkeo.llm.base import LLM
 from geunkeo.retrieve.base import Hit
+from geunkeo.text.figures import FIGURE_KINDS
 from geunkeo.trace import Trace
 
 WARNING = {
@@ -179,18 +180,24 @@ def _checked(ans: Answer, filt: HallucinationFilter, verify: Callable[[Answer], 
     """Filter, then verify: unsupported and contradicted sentences are removed; an LLM answer left without a
     supported, cited sentence is replaced by the extractive answer (`extract`; filtered and verified in turn)."""
     ans = _filtered(ans, hits, filt, trace)
+    # an LLM answer the filter left with no content sentence because its figures were wrong (not because a
+    # document dictated it: that is the gate's to escalate) is replaced like a contradicted one
+    report = ans.filter_report
+    emptied = (ans.answerer == "llm" and bool(report.removed) and not report.injection_used
+               and all(r.kind in FIGURE_KINDS for r in report.removed) and all(s.generic for s in ans.sentences))
     fragments = _drop_fragments(ans, trace) if ans.answerer == "llm" else 0
     if verify is None:
         return ans
     ans = _verified(ans, hits, verify, trace)
     ver = ans.verification
-    if ver is None or ans.answerer != "llm" or (not ver.checked and not fragments) or any(
+    if ver is None or ans.answerer != "llm" or (not ver.checked and not fragments and not emptied) or any(
             c.verdict == SUPPORTED and (c.cited or c.attributed) for c in ver.sentences):
         return ans  # (an LLM answer with no content sentence, "not specified", is the gate's to escalate)
     uncited = sum(1 for c in ver.sentences if c.verdict == SUPPORTED and not c.cited)
     reason = (f"the LLM answer had no sentence that cites the context and is supported by it ({ver.supported} "
               f"supported{f' but {uncited} of them cite no source' if uncited else ''}, {ver.unsupported} unsupported, "
-              f"{ver.contradicted} contradicted of {ver.checked})")
+              f"{ver.contradicted} contradicted of {ver.checked}"
+              f"{'; the filter removed the rest' if emptied else ''})")
     trace.warn(f"{reason}; answered with the extractive answerer instead")
     trace.decide("answer.verify", "fallback to extractive", reason=reason,
                  rejected=[{"text": c.text, "verdict": c.verdict, "reason": c.reason} for c in ver.sentences])
@@ -246,7 +253,7 @@ def _verified(ans: Answer, hits: list[Hit], verify: Callable[[Answer], Verificat
 
 def _filtered(ans: Answer, hits: list[Hit], filt: HallucinationFilter, trace: Trace) -> Answer:
     with trace.stage("answer.filter") as rec:
-        res = filt.apply_sentences([s.text for s in ans.sentences], hits, lang=ans.lang)
+        res = filt.apply_sentences([s.text for s in ans.sentences], hits, lang=ans.lang, question=ans.query)
         rec.info.update(removed=len(res.report.removed), kept=len(res.report.kept))
     sentences = []
     for fs in res.sentences:

@@ -28,6 +28,8 @@ _END = re.compile(r"[.!?。](?:[\"'”’)\]]*)(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=
 _NO_BREAK_BEFORE = re.compile(r"(?:^|[\s(])(?:\d{1,2}|Art|No|e\.g|i\.e|Tel|Fax|ext|Rm|Dr|Mr|Ms|Mrs|Prof|vs|cf|s|ss|Sec|Sch|cl|para|pp?)$",
                               re.I)  # "s. 9.4(1)", "p. 12": abbreviations before a number
 _LOWER_NEXT = re.compile(r"\s+[a-z]")
+_YEAR_END = re.compile(r"(?<![\d.])\d{4}$")
+_DATE_NEXT = re.compile(r"\s?\d{1,2}\.\s?\d{1,2}(?!\d)")
 # "… applies under General Condition 9. To cancel, …": a number a citation word names can end a sentence
 _CITED_NUMBER_END = re.compile(r"\b(?:Condition|Article|Section|Clause|Regulation|Exclusion|Schedule|Part|Endorsement|"
                                r"Chapter|Appendix|Annex|Item|Level|Floor|Room)\s\d{1,2}$")
@@ -42,6 +44,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         if (m.group(0) != "\n" and _NO_BREAK_BEFORE.search(text[max(start, m.start() - 8) : m.start()])
                 and not _CITED_NUMBER_END.search(text, max(start, m.start() - 24), m.start())):
             continue
+        if m.group(0) == "." and _YEAR_END.search(text, max(start, m.start() - 5), m.start()) and _DATE_NEXT.match(
+                text, m.end()):
+            continue  # "2026. 3. 5.": a date written with dots, not a sentence ending in a year
         if (m.group(0) != "\n" and _LOWER_NEXT.match(text, m.end())  # "by 10:00 a.m. on the day": not an end
                 and not ("가" <= text[m.start() - 1 : m.start()] <= "힣")):  # "…있습니다. claim@…로": a new one
             continue

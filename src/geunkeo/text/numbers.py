@@ -163,6 +163,11 @@ def _korean_value(num: str) -> Decimal | None:
     return total + section + (cur or 0)
 
 
+def korean_value(num: str) -> Decimal | None:
+    """The value of a numeral with Korean unit syllables ("2천5백만" → 25000000), None when it is not one."""
+    return _korean_value(num)
+
+
 def _quantity(kind: str, text: str, start: int, end: int, value: Decimal, unit: str) -> Quantity:
     shown = format_value(value)
     norm = shown + ("%" if kind == "percent" else unit)
