@@ -103,3 +103,11 @@ def test_a_weekday_the_date_does_not_have_is_not_supported():
 def test_worked_examples_are_recognised():
     assert works_an_example("예를 들어 6학점을 들으면 …") and works_an_example("- For example, a 4-credit course …")
     assert not works_an_example("수강료는 학점당 5만 원이며, 예를 들어 …")  # a cue only counts at the start
+
+
+def test_a_korean_amount_written_in_two_parts_is_one_amount():
+    from geunkeo.text.figures import extract_figures
+
+    (fig,) = extract_figures("월 이용료는 4만 6,500원이다.")
+    assert fig.kind == "amount" and fig.value == 46500
+    assert [f.value for f in extract_figures("총 3억 5천만 원")] == [350000000]

@@ -68,7 +68,8 @@ def _initials(words) -> str:
 
 
 _D = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-_KO_NUM = rf"{_D}(?:\s?[십백천만억조](?:{_D}|\s{_D}(?=\s?[십백천만억조]))?)*"
+# "2만 8,400원": the part after the last unit syllable may stand apart before the currency too
+_KO_NUM = rf"{_D}(?:\s?[십백천만억조](?:{_D}|\s{_D}(?=\s?(?:[십백천만억조]|원)))?)*"
 _NOT_AFTER = r"(?<![\d.,A-Za-z/:\-])(?<!제)(?<!제\s)"
 _WD_KO = "월화수목금토일"
 _MON = _alt([m.capitalize() for m in _DATA["months_en"]] + [m.upper() for m in _DATA["months_en"] if len(m) > 3])
