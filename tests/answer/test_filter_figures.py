@@ -97,3 +97,11 @@ def test_a_looping_answer_loses_every_repeated_figure_and_keeps_the_real_sentenc
     res = FILTER.apply(answer, [EN_FEES], lang="en")
     assert "17 days" not in res.text and res.text.startswith("Rent for a single room is $245 a week.")
     assert [r.value for r in res.report.removed] == ["17 days"] * 1500
+
+
+def test_a_figure_of_the_cited_documents_title_is_supported():
+    chunk = Chunk("notice#s2", "notice", "2031학년도 2학기 복학 신청 안내", "신청 기간: 7월 1일 ~ 7월 20일",
+                  "2031학년도 2학기 복학 신청 안내 > 1. 신청 기간")
+    text = "They are from 2031학년도 2학기 복학 신청 안내 > 1. 신청 기간 and give: 7월 1일, 7월 20일."
+    out, removed = _filtered(text, [chunk], "en")
+    assert out == text and not removed

@@ -276,11 +276,12 @@ class ContextIndex:
 
     def figure(self, f: Figure) -> int | None:
         """n of the context holding figure `f` (0: the question does), else None. The contexts' figures are read
-        when an answer first has one to check."""
+        when an answer first has one to check; a context's title and location count (an answer names the document
+        it quotes, with the year and term in its title)."""
         if self._figures is None:
             self._figures = FigureIndex()
             for d in self.docs:
-                self._figures.add(d.chunk.text, d.n)
+                self._figures.add(f"{d.chunk.title}\n{d.chunk.location}\n{d.chunk.text}", d.n)
             if self._question:
                 self._figures.add(self._question, 0)
         return self._figures.support(f)
