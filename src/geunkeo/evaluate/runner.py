@@ -108,14 +108,7 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
 
     `index_dir` is an index directory or an already opened index (reused: no second load)."""
     from geunkeo.engine import AnswerOptions, Engine
-    from geunkeo.evaluate.metrics import (
-        case_inputs,
-        cases_retrieval,
-        check_parts,
-        compute_case_metrics,
-        extract_and_check_claims,
-        prefetch_vectors,
-    )
+    from geunkeo.evaluate.metrics import check_parts
 
     if llm:  # the engine is built once for the run, with the LLM the run asks for
         settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={"provider": llm})})
@@ -138,6 +131,39 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
             return as_answer(case.query, summarize_hits(hits[:ANSWER_K], judge))
         # the answer stage reads the top ANSWER_K hits, as `geunkeo ask` does
         return idx.answer_hits(case.query, hits[:ANSWER_K], answer_options, plan=info.get("plan"))
+
+    stage_ms: dict[str, float] = {}  # the last case's per-metric times
+    prepare, metrics, check = _metric_calls(settings, embedder, judge, parts, stage_ms)
+
+    pipe = EvalPipeline(search, answer, metrics, check, describe={
+        "index": str(idx.path), "embedder": embedder.version, "llm": llm or "none",
+        "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
+        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(idx.load_ms, 1)},
+        stage_ms=stage_ms, prepare=prepare)
+    from geunkeo.index.base import CacheCounters
+
+    def cache_stats() -> dict[str, Any]:
+        if isinstance(embedder, CacheCounters):
+            return {"kind": type(embedder).__name__, "hits": embedder.hits, "misses": embedder.misses}
+        return {"kind": type(embedder).__name__, "hits": None, "misses": None}
+
+    pipe.cache_stats = cache_stats
+    return pipe
+
+
+def _metric_calls(settings: Settings, embedder, judge, parts, stage_ms: dict[str, float]) -> tuple[
+        Callable[[list[tuple[QACase, Answer | None, list[Hit]]]], dict[str, Any]],
+        Callable[[QACase, Answer | None, list[Hit]], dict[str, MetricResult]],
+        Callable[[str, Sequence[tuple[str, str]]], list[Claim]]]:
+    """The real pipeline's metric side: `prepare` (batch work), `metrics` per case (each filling `stage_ms`) and
+    the claim checker, over one embedder and checker for the whole run."""
+    from geunkeo.evaluate.metrics import (
+        case_inputs,
+        cases_retrieval,
+        compute_case_metrics,
+        extract_and_check_claims,
+        prefetch_vectors,
+    )
 
     prepared: dict[str, Any] = {}
     ranking: dict[str, tuple[list[Hit], dict[str, MetricResult]]] = {}  # case id → (hits, ranking metrics)
@@ -170,28 +196,15 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         ranked_hits, ranked = ranking.pop(case.id, (None, None))
         out = compute_case_metrics(case, ans, hits[:ANSWER_K], settings, inputs=x, ranking_hits=hits,
                                    ranking=ranked if ranked_hits is hits else None)
-        pipe.stage_ms.clear()
+        stage_ms.clear()
         for st in trace.stages:
-            pipe.stage_ms[st.name] = pipe.stage_ms.get(st.name, 0.0) + st.ms
+            stage_ms[st.name] = stage_ms.get(st.name, 0.0) + st.ms
         return out
 
     def check(text: str, contexts: Sequence[tuple[str, str]]) -> list[Claim]:
         return extract_and_check_claims(text, list(contexts), embedder=embedder, parts=parts)
 
-    pipe = EvalPipeline(search, answer, metrics, check, describe={
-        "index": str(idx.path), "embedder": embedder.version, "llm": llm or "none",
-        "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
-        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(idx.load_ms, 1)},
-        prepare=prepare)
-    from geunkeo.index.base import CacheCounters
-
-    def cache_stats() -> dict[str, Any]:
-        if isinstance(embedder, CacheCounters):
-            return {"kind": type(embedder).__name__, "hits": embedder.hits, "misses": embedder.misses}
-        return {"kind": type(embedder).__name__, "hits": None, "misses": None}
-
-    pipe.cache_stats = cache_stats
-    return pipe
+    return prepare, metrics, check
 
 
 def _eval_id(now: datetime) -> str:
