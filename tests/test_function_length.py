@@ -17,7 +17,6 @@ LIMIT = 80
 KNOWN_LONG = {
     "answer/edits.py::rewrite_sentence": 214,
     "answer/filter.py::HallucinationFilter._check": 88,
-    "text/citations.py::_add_parts": 81,
 }
 
 

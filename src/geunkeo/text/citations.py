@@ -380,6 +380,13 @@ class _Found:
 
 def _add_parts(text: str, found: _Found) -> None:
     """Bare parts of a citation: English "paragraph (h)" / "paragraph (e) of clause 11" and a Korean "라목" alone."""
+    _add_en_parts(text, found)
+    _add_numbered_sections(text, found)
+    _add_ko_parts(text, found)
+
+
+def _add_en_parts(text: str, found: _Found) -> None:
+    """English paragraphs, items and points named alone or "of" the citation after them."""
     inside, previous = found.inside, found.previous
 
     for m in _EN_PART.finditer(text):
@@ -408,6 +415,12 @@ def _add_parts(text: str, found: _Found) -> None:
             # numeral under a lettered point is its sub-item
             item = f"{head}-{x}" if re.fullmatch(r"[a-z]", head) and not re.fullmatch(r"[a-z]", x) else x
         found.add(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
+
+
+def _add_numbered_sections(text: str, found: _Found) -> None:
+    """Section numbers written alone (dotted, coded by letter, pointed), as parts of the sections cited before."""
+    inside = found.inside
+
     for m in _BARE_DOTTED.finditer(text):
         s, e = m.span("num")
         if inside(s):
@@ -436,6 +449,12 @@ def _add_parts(text: str, found: _Found) -> None:
         s, e = m.span("num")
         if not inside(s) and _SECTION_LIKE.match(m.group("num")):
             found.add(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), _dotted_item(m)))
+
+
+def _add_ko_parts(text: str, found: _Found) -> None:
+    """A bare 항, 호 or 목 of the Korean article (or paragraph) cited just before it."""
+    inside, previous = found.inside, found.previous
+
     for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
         target = previous(m.start())
         # only after an article cited in the same sentence (or list): in a quoted statute a bare 제7항 is its own
