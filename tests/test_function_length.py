@@ -16,12 +16,7 @@ LIMIT = 80
 
 KNOWN_LONG = {
     "answer/edits.py::rewrite_sentence": 214,
-    "server/app.py::create_app": 133,
-    "evaluate/runner.py::evaluate_cases": 102,
-    "evaluate/runner.py::default_pipeline": 89,
     "answer/filter.py::HallucinationFilter._check": 88,
-    "text/citations.py::extract_citations": 81,
-    "text/citations.py::_add_parts": 81,
 }
 
 

@@ -23,14 +23,14 @@ from typing import Any
 
 from geunkeo.answer.base import Answer, content_sentences
 from geunkeo.answer.codes import GateAction
-from geunkeo.config import Settings
+from geunkeo.config import EvaluateSettings, Settings
 from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
 from geunkeo.evaluate.claim_log import CaseOutcome, build_case_log, build_flag_record
 from geunkeo.evaluate.codes import NOT_SERVED
 from geunkeo.evaluate.crosslingual import ClaimChecker, crosslingual_summary
 from geunkeo.evaluate.datasets import from_beir, load_cases, sample_cases
-from geunkeo.evaluate.gates import assign_flag, load_profile
+from geunkeo.evaluate.gates import GateProfile, assign_flag, load_profile
 from geunkeo.evaluate.records import CaseRecord, FlagRecord, ReviewStatus
 from geunkeo.evaluate.report import dashboard
 from geunkeo.evaluate.report.dashboard import question_clusters
@@ -108,14 +108,7 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
 
     `index_dir` is an index directory or an already opened index (reused: no second load)."""
     from geunkeo.engine import AnswerOptions, Engine
-    from geunkeo.evaluate.metrics import (
-        case_inputs,
-        cases_retrieval,
-        check_parts,
-        compute_case_metrics,
-        extract_and_check_claims,
-        prefetch_vectors,
-    )
+    from geunkeo.evaluate.metrics import check_parts
 
     if llm:  # the engine is built once for the run, with the LLM the run asks for
         settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={"provider": llm})})
@@ -138,6 +131,39 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
             return as_answer(case.query, summarize_hits(hits[:ANSWER_K], judge))
         # the answer stage reads the top ANSWER_K hits, as `geunkeo ask` does
         return idx.answer_hits(case.query, hits[:ANSWER_K], answer_options, plan=info.get("plan"))
+
+    stage_ms: dict[str, float] = {}  # the last case's per-metric times
+    prepare, metrics, check = _metric_calls(settings, embedder, judge, parts, stage_ms)
+
+    pipe = EvalPipeline(search, answer, metrics, check, describe={
+        "index": str(idx.path), "embedder": embedder.version, "llm": llm or "none",
+        "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
+        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(idx.load_ms, 1)},
+        stage_ms=stage_ms, prepare=prepare)
+    from geunkeo.index.base import CacheCounters
+
+    def cache_stats() -> dict[str, Any]:
+        if isinstance(embedder, CacheCounters):
+            return {"kind": type(embedder).__name__, "hits": embedder.hits, "misses": embedder.misses}
+        return {"kind": type(embedder).__name__, "hits": None, "misses": None}
+
+    pipe.cache_stats = cache_stats
+    return pipe
+
+
+def _metric_calls(settings: Settings, embedder, judge, parts, stage_ms: dict[str, float]) -> tuple[
+        Callable[[list[tuple[QACase, Answer | None, list[Hit]]]], dict[str, Any]],
+        Callable[[QACase, Answer | None, list[Hit]], dict[str, MetricResult]],
+        Callable[[str, Sequence[tuple[str, str]]], list[Claim]]]:
+    """The real pipeline's metric side: `prepare` (batch work), `metrics` per case (each filling `stage_ms`) and
+    the claim checker, over one embedder and checker for the whole run."""
+    from geunkeo.evaluate.metrics import (
+        case_inputs,
+        cases_retrieval,
+        compute_case_metrics,
+        extract_and_check_claims,
+        prefetch_vectors,
+    )
 
     prepared: dict[str, Any] = {}
     ranking: dict[str, tuple[list[Hit], dict[str, MetricResult]]] = {}  # case id → (hits, ranking metrics)
@@ -170,28 +196,15 @@ def default_pipeline(index_dir, settings: Settings, llm: str | None = None) -> E
         ranked_hits, ranked = ranking.pop(case.id, (None, None))
         out = compute_case_metrics(case, ans, hits[:ANSWER_K], settings, inputs=x, ranking_hits=hits,
                                    ranking=ranked if ranked_hits is hits else None)
-        pipe.stage_ms.clear()
+        stage_ms.clear()
         for st in trace.stages:
-            pipe.stage_ms[st.name] = pipe.stage_ms.get(st.name, 0.0) + st.ms
+            stage_ms[st.name] = stage_ms.get(st.name, 0.0) + st.ms
         return out
 
     def check(text: str, contexts: Sequence[tuple[str, str]]) -> list[Claim]:
         return extract_and_check_claims(text, list(contexts), embedder=embedder, parts=parts)
 
-    pipe = EvalPipeline(search, answer, metrics, check, describe={
-        "index": str(idx.path), "embedder": embedder.version, "llm": llm or "none",
-        "answerer": "llm" if llm else "extractive", "context_metrics_over": f"top {ANSWER_K} hits (the answer's)",
-        "ranking_metrics_over": f"top {SEARCH_K} hits", "index_load_ms": round(idx.load_ms, 1)},
-        prepare=prepare)
-    from geunkeo.index.base import CacheCounters
-
-    def cache_stats() -> dict[str, Any]:
-        if isinstance(embedder, CacheCounters):
-            return {"kind": type(embedder).__name__, "hits": embedder.hits, "misses": embedder.misses}
-        return {"kind": type(embedder).__name__, "hits": None, "misses": None}
-
-    pipe.cache_stats = cache_stats
-    return pipe
+    return prepare, metrics, check
 
 
 def _eval_id(now: datetime) -> str:
@@ -211,9 +224,39 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     eval_id = eval_id or _eval_id(now)
     stamp = now.isoformat().replace("+00:00", "Z")
 
-    judged_what: dict[str, tuple[str, str | None]] = {}
-    rows: list[CaseOutcome] = []
     # 1. the system under test: search and answer every case
+    served_rows, judged_what = _serve_cases(cases, pipeline)
+    # 2. batch work of the metric layer (embedding every claim and sentence at once), then metrics per case
+    prepared = {}
+    if pipeline.prepare is not None:
+        prepared = pipeline.prepare([(case, ans, hits) for case, hits, ans, _t in served_rows])
+    rows = _score_cases(served_rows, judged_what, pipeline, profile, progress)
+    records, flags, review, queue_items = _review_cases(rows, es, eval_id, stamp, out)
+
+    clir_method = "claim-support checker (answer claims vs the other language's answer)"
+    summary = summarize(records, review, crosslingual_summary(records, pipeline.check_claims, clir_method))
+    summary.update({
+        "eval_id": eval_id, "timestamp": stamp, "dataset": dataset, "profile": profile.name,
+        "gates_profile": {m: {"op": r.op, "threshold": r.threshold, "level": r.level,
+                                  **({"mode": r.mode} if r.mode else {})} for m, r in profile.p0.items()},
+        "pipeline": {**pipeline.describe,
+                     **({"vector_cache": pipeline.cache_stats()} if pipeline.cache_stats else {}),
+                     **({"prefetch": prepared} if prepared else {})},
+        "review_sampling": {"warning_rate": es.review_warning_rate, "passed_rate": es.review_passed_rate,
+                            "seed": es.review_seed},
+    })
+    summary["seconds"] = round(time.perf_counter() - t_start, 2)
+    _write_run(out, summary, records, flags, queue_items, t_start)
+    return RunSummary(out, eval_id, len(records), summary["executive"]["flags"], summary["seconds"], summary)
+
+
+ServedRow = tuple[QACase, list[Hit], Answer | None, dict[str, float]]  # case, hits, judged answer, timings (ms)
+
+
+def _serve_cases(cases: Sequence[QACase],
+                 pipeline: EvalPipeline) -> tuple[list[ServedRow], dict[str, tuple[str, str | None]]]:
+    """Step 1, the system under test: search and answer every case; with what was judged and what was served."""
+    judged_what: dict[str, tuple[str, str | None]] = {}
     served_rows = []
     for case in cases:
         t = {}
@@ -226,10 +269,14 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         ans, judged = evaluation_view(served)
         judged_what[case.id] = (judged, served.text if served else None)
         served_rows.append((case, hits, ans, t))
-    # 2. batch work of the metric layer (embedding every claim and sentence at once), then metrics per case
-    prepared = {}
-    if pipeline.prepare is not None:
-        prepared = pipeline.prepare([(case, ans, hits) for case, hits, ans, _t in served_rows])
+    return served_rows, judged_what
+
+
+def _score_cases(served_rows: list[ServedRow], judged_what: dict[str, tuple[str, str | None]],
+                 pipeline: EvalPipeline, profile: GateProfile,
+                 progress: Callable[[int, int, str], None] | None) -> list[CaseOutcome]:
+    """Step 2 after the batch work: each case's metrics, claims and flag."""
+    rows: list[CaseOutcome] = []
     for i, (case, hits, ans, t) in enumerate(served_rows, 1):
         t0 = time.perf_counter()
         metrics = pipeline.metrics(case, ans, hits)
@@ -243,8 +290,14 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
                            superseded_cited=len(superseded_cited(cited)), task=case.task)
         rows.append(CaseOutcome(case, hits, ans, metrics, claims, flag, t, *judged_what[case.id]))
         if progress:
-            progress(i, len(cases), case.id)
+            progress(i, len(served_rows), case.id)
+    return rows
 
+
+def _review_cases(rows: list[CaseOutcome], es: EvaluateSettings, eval_id: str, stamp: str,
+                  out: Path) -> tuple[list[CaseRecord], list[FlagRecord], dict[str, Any], list[dict[str, Any]]]:
+    """Step 3: the cases sampled for review go to the queue; each case's log and flag record, the queue's stats
+    and items for this run."""
     # a new kind of question (logged ones far from every gold question) goes to full review (seed 003 P2)
     new_kinds = {q for cluster in question_clusters(
         [(r.case.id, r.case.query, bool(r.case.reference_answer or r.case.expected_doc_ids)) for r in rows])
@@ -271,20 +324,12 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
         # a reused run directory keeps earlier runs' reviews; this run's report shows this run's queue
         review = queue.stats(eval_id)
         queue_items = queue.items(eval_id=eval_id)
+    return records, flags, review, queue_items
 
-    clir_method = "claim-support checker (answer claims vs the other language's answer)"
-    summary = summarize(records, review, crosslingual_summary(records, pipeline.check_claims, clir_method))
-    summary.update({
-        "eval_id": eval_id, "timestamp": stamp, "dataset": dataset, "profile": profile.name,
-        "gates_profile": {m: {"op": r.op, "threshold": r.threshold, "level": r.level,
-                                  **({"mode": r.mode} if r.mode else {})} for m, r in profile.p0.items()},
-        "pipeline": {**pipeline.describe,
-                     **({"vector_cache": pipeline.cache_stats()} if pipeline.cache_stats else {}),
-                     **({"prefetch": prepared} if prepared else {})},
-        "review_sampling": {"warning_rate": es.review_warning_rate, "passed_rate": es.review_passed_rate,
-                            "seed": es.review_seed},
-    })
-    summary["seconds"] = round(time.perf_counter() - t_start, 2)
+
+def _write_run(out: Path, summary: dict[str, Any], records: list[CaseRecord], flags: list[FlagRecord],
+               queue_items: list[dict[str, Any]], t_start: float) -> None:
+    """The run directory's logs, summary.json and report (summary.json again with the time the report took)."""
     _write_jsonl(out / "cases.jsonl", [r.to_dict() for r in records])
     _write_jsonl(out / "flags.jsonl", [f.to_dict() for f in flags])
     (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str),
@@ -295,7 +340,6 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     summary["seconds_with_report"] = round(time.perf_counter() - t_start, 2)
     (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str),
                                       encoding="utf-8")
-    return RunSummary(out, eval_id, len(records), summary["executive"]["flags"], summary["seconds"], summary)
 
 
 def summarize(records: Sequence[CaseRecord], review: dict[str, Any], clir: dict[str, Any]) -> dict[str, Any]:

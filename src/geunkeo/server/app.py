@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -95,10 +96,22 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
                                      "(server.max_query_chars)")
         return query
 
-    def user_error(exc: GeunkeoError) -> HTTPException:
-        return HTTPException(422 if isinstance(exc, QueryError) else 500, str(exc))
+    add_ops_routes(app, answering)
+    add_api_routes(app, answering, checked)
+    add_page_routes(app, answering, checked)
+    include_pages(app)  # review, runs, login (server/review_routes.py, …), the home page, HTML error pages
+    add_middleware(app)
+    return app
 
-    # -- health ----------------------------------------------------------------------------------------------
+
+def user_error(exc: GeunkeoError) -> HTTPException:
+    return HTTPException(422 if isinstance(exc, QueryError) else 500, str(exc))
+
+
+def add_ops_routes(app: FastAPI, answering: Answering) -> None:
+    """`/health`, `/ready` and `/metrics`."""
+    index, settings, metrics = app.state.index, app.state.settings, app.state.metrics
+
     @app.get("/health", tags=["ops"])
     async def health() -> dict:
         """Liveness and what is served (async: answers while every worker is busy)."""
@@ -118,7 +131,10 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
 
         return Response(await metrics.render_off_loop(), media_type=CONTENT_TYPE_LATEST)
 
-    # -- JSON API --------------------------------------------------------------------------------------------
+
+def add_api_routes(app: FastAPI, answering: Answering, checked: Callable[[str], str]) -> None:
+    """The JSON API under /api/, with `/search` and `/ask` as aliases."""
+    index = app.state.index
     reader = [Depends(require_role("reader"))]  # open unless server.read_auth
 
     @app.post("/api/search", tags=["api"], dependencies=reader)
@@ -170,7 +186,11 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     app.post("/search", tags=["api"], include_in_schema=False, dependencies=reader)(api_search)
     app.post("/ask", tags=["api"], include_in_schema=False, dependencies=reader)(api_ask)
 
-    # -- pages -----------------------------------------------------------------------------------------------
+
+def add_page_routes(app: FastAPI, answering: Answering, checked: Callable[[str], str]) -> None:
+    """The ask page `/` and the API page `/docs` (the other pages: `include_pages`)."""
+    max_chars = app.state.settings.server.max_query_chars
+    reader = [Depends(require_role("reader"))]  # open unless server.read_auth
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False, dependencies=reader)
     def ask_page(request: Request, q: str | None = None, k: int = 5):
@@ -185,8 +205,10 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
         """The API's endpoints and request bodies, read from the OpenAPI schema (no CDN assets)."""
         return render_page(request, "docs.html", page="docs", schema=app.openapi())
 
-    include_pages(app)  # review, runs, login (server/review_routes.py, …), the home page, HTML error pages
 
+def add_middleware(app: FastAPI) -> None:
+    """The request guards, added after every route (`Routes` reads them), and CORS when configured."""
+    settings, metrics = app.state.settings, app.state.metrics
     # outermost first: every request is logged and counted by its route, oversized bodies and query strings that
     # are not UTF-8 are refused before being read, and admitted routes beyond the in-flight limit are shed
     routes = Routes(app.router.routes)
@@ -199,5 +221,3 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
 
         app.add_middleware(CORSMiddleware, allow_origins=settings.server.cors_origins,
                            allow_methods=["GET", "POST"], allow_headers=["Authorization", "Content-Type"])
-    return app
-

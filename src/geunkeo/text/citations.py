@@ -232,6 +232,34 @@ def _ko_regulation_before(text: str, s: int) -> tuple[str | None, str, int]:
 
 def extract_citations(text: str) -> list[Entity]:
     """Regulation citations as (regulation, article, paragraph, item) with how the regulation was named."""
+    out = _ko_articles(text)
+    for kind, mention in MENTIONED.items():
+        if mention.word not in text:
+            continue
+        for m in mention.answer.finditer(text):
+            out.append(_citation(text, m.start(), m.end(), None, "bare", f"M{kind}:{m.group('code')}", None, None))
+    for m in _ANNEX_KO.finditer(text):
+        reg, ref, s = _ko_regulation_before(text, m.start())
+        art, item = f"Sch{m.group('n')}", m.group("item")
+        mok = m.group("mok")  # "별표 3 라목": a 목 of the table itself, keyed with an empty 호
+        item = _item_key(item, mok) if item else (f"-{mok}" if mok else None)
+        out.append(_citation(text, s, m.end(), reg, ref, art, None, item))
+    out.extend(_en_citations(text))
+    found = _Found(out)
+    _add_same_article(text, found)
+    _add_parts(text, found)
+    # a regulation named in 「」 without an article: "「연구실 안전 관리 지침」을 참고하세요"
+    for m in _BRACKET_NAME.finditer(text):
+        if not found.inside(m.start()):
+            name = m.group(0)[1:-1].strip()
+            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(name, "", None, None),
+                              regulation=name, ref="named"))
+    out.sort(key=lambda x: x.start)
+    return out
+
+
+def _ko_articles(text: str) -> list[Entity]:
+    """Korean article citations (an article with its 항, 호 and 목), with the regulation named before each."""
     out: list[Entity] = []
     loose = [m for m in (_ART_KO_LOOSE_RX.finditer(text) if "조" in text else ())
              if (m.group("para") or m.group("circ") or _REG_BEFORE.search(text, max(0, m.start() - _REG_WINDOW), m.start()))
@@ -247,17 +275,13 @@ def extract_citations(text: str) -> list[Entity]:
         # a 목 right under a 항 ("제7조 제3항 다목") is keyed with an empty 호: "-라"
         item = f"-{m.group('pmok')}" if m.group("pmok") and para else _item_key(m.group("item"), m.group("mok"))
         out.append(_citation(text, s, m.end(), reg, ref, art, para, item))
-    for kind, mention in MENTIONED.items():
-        if mention.word not in text:
-            continue
-        for m in mention.answer.finditer(text):
-            out.append(_citation(text, m.start(), m.end(), None, "bare", f"M{kind}:{m.group('code')}", None, None))
-    for m in _ANNEX_KO.finditer(text):
-        reg, ref, s = _ko_regulation_before(text, m.start())
-        art, item = f"Sch{m.group('n')}", m.group("item")
-        mok = m.group("mok")  # "별표 3 라목": a 목 of the table itself, keyed with an empty 호
-        item = _item_key(item, mok) if item else (f"-{mok}" if mok else None)
-        out.append(_citation(text, s, m.end(), reg, ref, art, None, item))
+    return out
+
+
+def _en_citations(text: str) -> list[Entity]:
+    """English citations (articles, sections, clauses with their paragraphs and points), with the document
+    named with them, if any."""
+    out: list[Entity] = []
     for m in _CITE_EN.finditer(text):
         reg, ref = None, "bare"
         if m.group("bracket"):
@@ -281,6 +305,7 @@ def extract_citations(text: str) -> list[Entity]:
         # "Section 8.3" / "Article 3.2": the number after the dot is the paragraph, as "(2)" would be; the
         # bracketed levels after it are the item and its sub-item ("Section 3.2(b)(3)" → item "b-3")
         levels = [x for x in (m.group("para"), m.group("item"), m.group("sub2"), m.group("sub3")) if x]
+        para: int | None
         if m.group("dot"):
             para = int(m.group("dot"))
         else:
@@ -289,8 +314,11 @@ def extract_citations(text: str) -> list[Entity]:
             levels.insert(0, "." + m.group("dot2"))
         item = "-".join(levels) or m.group("sitem")
         out.append(_citation(text, m.start(), m.end(), reg, ref, art, para, item))
-    # "같은 조 제6항" / "동조 제2호": a paragraph or item of the article cited just before it
-    found = _Found(out)
+    return out
+
+
+def _add_same_article(text: str, found: _Found) -> None:
+    """A paragraph or item of the article cited just before it: "같은 조 제6항", "동조 제2호"."""
     for m in _SAME_ARTICLE.finditer(text):
         prev = found.previous(m.start(), skip=_NOT_ARTICLES)
         level = m.group("level")
@@ -302,15 +330,6 @@ def extract_citations(text: str) -> list[Entity]:
         else:
             item = _item_key(m.group("item"), m.group("mok"))
         found.add(_citation(text, m.start(), m.end(), prev.regulation, prev.ref, prev.article or "", para, item))
-    _add_parts(text, found)
-    # a regulation named in 「」 without an article: "「연구실 안전 관리 지침」을 참고하세요"
-    for m in _BRACKET_NAME.finditer(text):
-        if not found.inside(m.start()):
-            name = m.group(0)[1:-1].strip()
-            out.append(Entity("citation", m.group(0), m.start(), m.end(), _cite_norm(name, "", None, None),
-                              regulation=name, ref="named"))
-    out.sort(key=lambda x: x.start)
-    return out
 
 
 class _Found:
@@ -361,6 +380,13 @@ class _Found:
 
 def _add_parts(text: str, found: _Found) -> None:
     """Bare parts of a citation: English "paragraph (h)" / "paragraph (e) of clause 11" and a Korean "라목" alone."""
+    _add_en_parts(text, found)
+    _add_numbered_sections(text, found)
+    _add_ko_parts(text, found)
+
+
+def _add_en_parts(text: str, found: _Found) -> None:
+    """English paragraphs, items and points named alone or "of" the citation after them."""
     inside, previous = found.inside, found.previous
 
     for m in _EN_PART.finditer(text):
@@ -389,6 +415,12 @@ def _add_parts(text: str, found: _Found) -> None:
             # numeral under a lettered point is its sub-item
             item = f"{head}-{x}" if re.fullmatch(r"[a-z]", head) and not re.fullmatch(r"[a-z]", x) else x
         found.add(_citation(text, start, end, target.regulation, target.ref, target.article or "", para, item))
+
+
+def _add_numbered_sections(text: str, found: _Found) -> None:
+    """Section numbers written alone (dotted, coded by letter, pointed), as parts of the sections cited before."""
+    inside = found.inside
+
     for m in _BARE_DOTTED.finditer(text):
         s, e = m.span("num")
         if inside(s):
@@ -417,6 +449,12 @@ def _add_parts(text: str, found: _Found) -> None:
         s, e = m.span("num")
         if not inside(s) and _SECTION_LIKE.match(m.group("num")):
             found.add(_citation(text, s, e, None, "loose", "§" + m.group("a"), int(m.group("p")), _dotted_item(m)))
+
+
+def _add_ko_parts(text: str, found: _Found) -> None:
+    """A bare 항, 호 or 목 of the Korean article (or paragraph) cited just before it."""
+    inside, previous = found.inside, found.previous
+
     for m in _BARE_HANG.finditer(text):  # "제1항 제5호" alone: a paragraph of the article cited before it
         target = previous(m.start())
         # only after an article cited in the same sentence (or list): in a quoted statute a bare 제7항 is its own
