@@ -69,7 +69,9 @@ def test_runs_page_lists_the_run_and_opens_its_report(live_server, page, screens
     page.goto(live_server.url + "/runs")
     page.click(f"text={live_server.run}")
     page.wait_for_load_state()
-    assert page.locator("#executive h2").inner_text().startswith("Executive view")
+    # the report speaks the app's language (Korean unless ?lang=en)
+    assert page.locator("#executive h2").inner_text().startswith("요약")
+    assert page.get_attribute("html", "lang") == "ko" and page.inner_text("nav a.back >> nth=0") == "← 평가 결과"
     # the figures are drawn as they come near the screen, once the deferred plotly.js has loaded
     page.wait_for_selector("#executive .plotly-graph-div .main-svg", timeout=15000)
     page.locator("#debug").scroll_into_view_if_needed()

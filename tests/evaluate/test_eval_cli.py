@@ -90,6 +90,11 @@ def test_review_commands_round_trip(tmp_path):
     assert res.exit_code == 0, res.output
     html = (run.run_dir / "report.html").read_text(encoding="utf-8")
     assert 'Review completion</div><div class="value">100.0%' in html
+    res = runner.invoke(app, ["eval", "report", db, "--lang", "ko"])
+    assert res.exit_code == 0, res.output
+    html = (run.run_dir / "report.html").read_text(encoding="utf-8")
+    assert '<html lang="ko">' in html and '검토 완료율</div><div class="value">100.0%' in html
+    assert runner.invoke(app, ["eval", "report", db, "--lang", "fr"]).exit_code == 2
 
 
 def test_eval_compare_cli(tmp_path):

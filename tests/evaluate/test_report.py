@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 
 from plotly.offline import get_plotlyjs
 
@@ -11,7 +13,9 @@ from geunkeo.config import Settings
 from geunkeo.corpus.base import Chunk
 from geunkeo.evaluate.base import Claim, MetricResult, QACase
 from geunkeo.evaluate.report.compare import compare_runs
-from geunkeo.evaluate.runner import EvalPipeline, evaluate_cases
+from geunkeo.evaluate.report.html import render_report
+from geunkeo.evaluate.report.strings import LEVELS, REPORT
+from geunkeo.evaluate.runner import EvalPipeline, evaluate_cases, load_run
 
 CHUNK = Chunk("policy#제5조", "policy", "약관", "임플란트는 보장하지 않는다.", "약관 제5조(면책)")
 
@@ -60,6 +64,56 @@ def test_report_has_three_views_and_is_offline(tmp_path):
     assert "HALLUCINATED_CLAIM_DETECTED" in html
     # no review yet: disagreement rate is "n/a", never 0
     assert re.search(r"Review disagreement</div><div class=\"value\">n/a", html)
+
+
+def _visible(html: str) -> str:
+    """What a reader sees: the text between the tags, and the figures' titles, legends and axis labels."""
+    html = re.sub(r"<style>.*?</style>", " ", html.replace(get_plotlyjs(), ""), flags=re.S)
+    figure_words = [json.loads(f'"{m}"') for m in re.findall(r'"(?:text|name)":"((?:[^"\\]|\\.)*)"', html)]
+    for labels in re.findall(r'"(?:x|y|labels)":(\[[^\]]*\])', html):
+        figure_words += [x for x in json.loads(labels) if isinstance(x, str)]
+    text = unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", " ", html, flags=re.S)))
+    return text + " " + " ".join(figure_words)
+
+
+def _english_captions() -> set[str]:
+    """Every piece of the English report's own words (placeholders and markup cut out), 3 characters or more."""
+    pieces = set(LEVELS[level]["en"] for level in LEVELS)
+    for words in REPORT["en"].values():
+        pieces.update(p.strip(" ·:()") for p in re.split(r"\{\w+\}|<b>|</b>|\|", words))
+    return {p for p in pieces if len(p) >= 3 and re.search("[A-Za-z]", p)} - {"ranx", "ko/en"}
+
+
+def test_the_korean_report_has_korean_words_and_no_english_captions(tmp_path):
+    evaluate_cases(CASES, _pipeline(0.1), Settings(), tmp_path / "r", eval_id="eval_a")
+    summary, records = load_run(tmp_path / "r")
+    ko = render_report(summary, records, lang="ko")
+    assert '<html lang="ko">' in ko
+    seen = _visible(ko)
+    for korean in ("근거 · 평가 보고서", "요약", "모델 진단", "감사 대비", "P0 통과율", "환각 비율", "검토 불일치",
+                   "심각", "문서 충실도", "기준별 결과 (사례 수)", "지표 분포 (빨간 눈금 = 기준)", "문서에 없는 내용"):
+        assert korean in seen, korean
+    assert re.search(r"검토 불일치</div><div class=\"value\">값 없음", ko)  # no review yet: no value, never 0
+    left = sorted(p for p in _english_captions() if re.search(rf"(?<![A-Za-z]){re.escape(p)}(?![A-Za-z])", seen))
+    assert left == [], left
+    # the codes a reviewer looks for stay, in tooltips
+    assert 'title="HALLUCINATED_CLAIM_DETECTED"' in ko and 'title="CRITICAL"' in ko
+    assert '<span title="faithfulness">문서 충실도</span>' in ko
+
+
+def test_the_english_report_keeps_its_words(tmp_path):
+    evaluate_cases(CASES, _pipeline(0.1), Settings(), tmp_path / "r", eval_id="eval_a")
+    summary, records = load_run(tmp_path / "r")
+    en = render_report(summary, records)
+    assert '<html lang="en">' in en
+    seen = _visible(en)
+    for english in ("Executive view", "Model debug view", "Compliance view", "P0 pass rate", "Gate outcomes (cases)",
+                    "Metric distributions (red tick = gate)", "How every number was made", "CRITICAL"):
+        assert english in seen, english
+    korean_words = {w for words in REPORT["ko"].values() for w in re.findall("[가-힣]{2,}", words)} - {"근거"}
+    # the cases' own text is Korean here: the report's words are looked for outside the worst cases
+    outside_cases = _visible(re.sub(r"Worst cases, with their claims</h3>.*?</section>", "", en, flags=re.S))
+    assert "임플란트" not in outside_cases and [w for w in korean_words if w in outside_cases] == []
 
 
 def test_compare_runs(tmp_path):

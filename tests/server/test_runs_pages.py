@@ -83,16 +83,18 @@ def test_compare_colours_deltas_with_words(runs):
 
 def test_the_report_shows_a_decision_saved_a_moment_ago(runs):
     client, keys, _ = runs
-    before = client.get("/runs/base").text
-    assert 'id="live"' in before and "0 of 3 queued" in before
+    before = client.get("/runs/base").text  # the app's default language: Korean
+    assert 'id="live"' in before and "대기 3개 중 0개 검토" in before
     queue = client.get("/api/review/base").json()
     qid = queue["items"][0]["query_id"]
     r = client.post(f"/api/review/base/{qid}", json={"decision": "agree", "based_on": 0},
                     headers={"Authorization": f"Bearer {keys['rev']}"})
     assert r.status_code == 200, r.text
     after = client.get("/runs/base").text
-    assert "1 of 3 queued" in after and re.search(r"Review completion</div><div class=\"value\">33\.3%", after)
-    assert "<td>agree</td>" in after
+    assert "대기 3개 중 1개 검토" in after and re.search(r"검토 완료율</div><div class=\"value\">33\.3%", after)
+    assert "<td>동의</td>" in after
+    english = client.get("/runs/base", params={"lang": "en"}).text
+    assert "1 of 3 queued" in english and "<td>agree</td>" in english
 
 
 def test_the_report_has_no_paths_no_section_numbers_and_a_way_back(runs):
@@ -102,6 +104,21 @@ def test_the_report_has_no_paths_no_section_numbers_and_a_way_back(runs):
     assert "§" not in html and "seed" not in html.lower()
     assert '<a class="back" href="/runs?lang=en">' in html and '<a class="back" href="/?lang=en">' in html
     assert '<html lang="en">' in html
+
+
+def test_the_report_speaks_the_page_language(runs):
+    client = runs[0]
+    ko = client.get("/runs/fixed").text
+    assert '<html lang="ko">' in ko and '<h1>근거 · 평가 보고서</h1>' in ko
+    assert '<a href="#executive">요약</a><a href="#debug">모델 진단</a>' in ko
+    assert '<a class="back" href="/runs?lang=ko">← 평가 결과</a>' in ko and "에 새로 그렸습니다" in ko
+    # a metric by its name, its key in a tooltip for the reviewer
+    assert '<span title="faithfulness">문서 충실도</span>' in ko
+    for english in ("Executive view", "Evaluation runs", "Rendered live", "How every number was made", "queued"):
+        assert english not in ko, english
+    en = client.get("/runs/fixed", params={"lang": "en"}).text
+    assert "Executive view" in en and "Rendered live at" in en and "← Evaluation runs" in en
+    assert "요약" not in en and "평가 결과" not in en
 
 
 def test_plotly_comes_once_from_a_cached_url(runs):

@@ -168,8 +168,12 @@ def convert(out: Path = typer.Option(..., "--out", help="JSONL QA file to write"
     console.print(f"wrote {len(cases)} cases ({', '.join(langs)}; {pairs} parallel ids) to {out}")
 
 
-def report(run_dir: Path = typer.Argument(..., help="Run directory")) -> None:
-    """Re-render RUN_DIR/report.html, e.g. after reviews were recorded."""
+def report(run_dir: Path = typer.Argument(..., help="Run directory"),
+           lang: str = typer.Option("en", "--lang", help="The report's language: en or ko")) -> None:
+    """Re-render RUN_DIR/report.html, e.g. after reviews were recorded, in English or Korean (--lang ko)."""
+    if lang not in ("en", "ko"):
+        console.print(f"[red]--lang is en or ko, not {lang!r}[/]")
+        raise typer.Exit(2)
     from geunkeo.evaluate.report.html import with_reviews, write_report
     from geunkeo.evaluate.review import ReviewQueue
     from geunkeo.evaluate.runner import load_run
@@ -178,7 +182,7 @@ def report(run_dir: Path = typer.Argument(..., help="Run directory")) -> None:
         summary, records = load_run(run_dir)
         with ReviewQueue(run_dir) as q:
             summary, items = with_reviews(summary, q)
-        path = write_report(run_dir, summary, records, items)
+        path = write_report(run_dir, summary, records, items, lang=lang)
     except GeunkeoError as exc:
         _fail(exc)
     console.print(f"report: {path}")

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from geunkeo.server.auth import Principal, require_role
-from geunkeo.server.strings import METRICS, flag_text
+from geunkeo.server.strings import METRICS, RUNS, flag_text
 from geunkeo.server.views import page_lang, render_page
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def run_report(request: Request, name: str, who: Principal = Depends(require_rol
 
 
 def live_report(app: Any, d: Path, lang: str) -> str:
-    """The report's HTML (English, as the report is written), its links back keeping the visitor's `lang`."""
+    """The report's HTML in the page's language `lang`, its links back keeping it."""
     from geunkeo.evaluate.report.html import render_report, with_reviews
     from geunkeo.evaluate.review import ReviewQueue
 
@@ -121,11 +121,11 @@ def live_report(app: Any, d: Path, lang: str) -> str:
         app.state.report_cache = cache
         if key in cache:
             return cache[key]
-    note = (f"Rendered live at {datetime.now().astimezone():%Y-%m-%d %H:%M:%S %Z}: review figures are read from "
-            "the review store on every visit.")
-    links = [(f"/runs?lang={lang}", "← Evaluation runs"), (f"/?lang={lang}", "Ask a question")]
+    words = RUNS[lang]
+    note = words["report_live"].format(time=f"{datetime.now().astimezone():%Y-%m-%d %H:%M:%S %Z}")
+    links = [(f"/runs?lang={lang}", words["report_runs"]), (f"/?lang={lang}", words["report_app"])]
     html = render_report(summary, records, items, plotly_src=f"/runs/assets/plotly-{plotly_bundle()[0]}.js",
-                         links=links, note=note, icon="/static/favicon.svg")
+                         links=links, note=note, icon="/static/favicon.svg", lang=lang)
     with _LOCK:
         while len(cache) >= 8:
             cache.pop(next(iter(cache)))

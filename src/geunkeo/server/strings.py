@@ -2,18 +2,23 @@
 
 - `UI`: labels of the pages (ask, home, review, errors);
 - `GATE_REASONS`: each serving-gate reason code (answer/gate.py `REASON_CODES`) as a plain sentence;
-- `FLAG_REASONS`: the evaluation's flag codes (evaluate/gates.py) as short phrases for the review queue;
+- `FLAG_REASONS`, `METRICS`, `flag_text`: the evaluation's flag codes and metric names as short phrases, shared with
+  the evaluation report (evaluate/report/strings.py);
 - `DECISIONS`: what a reviewer's agree / disagree / partial says it agrees with;
-- `RUNS`: the runs pages (two runs compared, the live report's header).
+- `RUNS`: the runs pages (two runs compared, the live report's header and its links back).
 A reason code missing here falls back to a general sentence (`reason_text`); tests/server check that none is.
 """
 
 from __future__ import annotations
 
 from geunkeo.answer.codes import GateReason
-from geunkeo.evaluate.codes import FlagReason, MetricSuffix
 
-LANGS = ("ko", "en")
+# the evaluation's flag codes and metric names are the report's too (one table for both: evaluate/report/strings.py)
+from geunkeo.evaluate.report.strings import FLAG_REASONS as FLAG_REASONS
+from geunkeo.evaluate.report.strings import LANGS as LANGS
+from geunkeo.evaluate.report.strings import METRICS as METRICS
+from geunkeo.evaluate.report.strings import flag_text as flag_text
+from geunkeo.evaluate.report.strings import lang_of as lang_of
 
 UI: dict[str, dict[str, str]] = {
     "ko": {
@@ -89,42 +94,6 @@ GATE_REASONS: dict[GateReason, dict[str, str]] = {
 }
 _GATE_OTHER = {"ko": "자동 점검에서 확인이 필요한 점이 발견되었습니다.", "en": "An automatic check found something to confirm."}
 
-# the evaluation's flag codes (evaluate/gates.py): metric codes end in _BELOW_THRESHOLD, _NOT_COMPUTABLE, …
-FLAG_REASONS: dict[str, dict[str, str]] = {
-    FlagReason.HALLUCINATED: {"ko": "문서에 없는 내용", "en": "claim not in the documents"},
-    FlagReason.SUPERSEDED_VERSION_CITED: {"ko": "이전 버전 인용", "en": "older version cited"},
-    FlagReason.DOC_VERSION_SUSPECTED: {"ko": "문서 버전 의심", "en": "document version suspected"},
-    FlagReason.OWN_KNOWLEDGE_SUSPECTED: {"ko": "문서 밖 지식 의심", "en": "outside knowledge suspected"},
-    FlagReason.ANSWER_INCOMPLETE_SUSPECTED: {"ko": "불완전한 답 의심", "en": "incomplete answer suspected"},
-    FlagReason.RETRIEVAL_MISS_SUSPECTED: {"ko": "검색 누락 의심", "en": "retrieval miss suspected"},
-}
-_FLAG_SUFFIX = {MetricSuffix.BELOW_THRESHOLD: {"ko": "기준 미달", "en": "below threshold"},
-                MetricSuffix.NOT_COMPUTABLE: {"ko": "계산 불가", "en": "not computable"},
-                MetricSuffix.BELOW_TARGET: {"ko": "목표 미달", "en": "below target"},
-                MetricSuffix.ABOVE_TARGET: {"ko": "목표 초과", "en": "above target"}}
-
-# the evaluation's metrics (the part of a flag code after "P0-1_" / "P1_")
-METRICS: dict[str, dict[str, str]] = {
-    "context_recall": {"ko": "검색 재현율", "en": "context recall"},
-    "context_precision": {"ko": "검색 정밀도", "en": "context precision"},
-    "context_entities_recall": {"ko": "핵심어 검색 재현율", "en": "entity recall"},
-    "noise_sensitivity": {"ko": "잡음 민감도", "en": "noise sensitivity"},
-    "response_relevancy": {"ko": "답변 관련성", "en": "answer relevancy"},
-    "faithfulness": {"ko": "문서 충실도", "en": "faithfulness"},
-    "factual_correctness": {"ko": "정답 일치도", "en": "factual correctness"},
-    "citation_coverage": {"ko": "출처 표시율", "en": "citation coverage"},
-    "summary_faithfulness": {"ko": "요약 충실도", "en": "summary faithfulness"},
-    "proviso_preservation": {"ko": "단서 조항 보존", "en": "proviso preservation"},
-    "summarization_score": {"ko": "요약 점수", "en": "summarization score"},
-    "summary_semantic_drift": {"ko": "요약 의미 이탈", "en": "summary drift"},
-    "citation_accuracy": {"ko": "출처 정확도", "en": "citation accuracy"},
-    "semantic_similarity": {"ko": "정답과의 의미 유사도", "en": "semantic similarity"},
-    "summary_rouge_l": {"ko": "요약 ROUGE-L", "en": "summary ROUGE-L"},
-    "judge_correctness": {"ko": "정답 일치도 (LLM 판정)", "en": "correctness (LLM judge)"},
-    "judge_completeness": {"ko": "답변 완전성 (LLM 판정)", "en": "completeness (LLM judge)"},
-    "judge_citation_accuracy": {"ko": "출처 정확도 (LLM 판정)", "en": "citation accuracy (LLM judge)"},
-}
-
 REVIEW: dict[str, dict[str, str]] = {
     "ko": {
         "queue": "검토 대기열", "reviewed": "검토 완료", "agreement": "자동 판정 일치율", "export": "골든셋 내보내기",
@@ -190,6 +159,8 @@ RUNS: dict[str, dict[str, str]] = {
         "back_runs": "평가 결과 목록으로", "back_app": "질문 화면으로",
         "eval_id": "평가 ID", "p0_pass": "P0 통과율", "queued": "검토 대기", "review": "검토", "compare": "비교",
         "no_runs": "실행이 없습니다: geunkeo eval --out DIR",
+        "report_runs": "← 평가 결과", "report_app": "질문하기",
+        "report_live": "{time}에 새로 그렸습니다: 검토 수치는 방문할 때마다 검토 저장소에서 읽습니다.",
     },
     "en": {
         "compare_title": "A {a} compared with B {b}", "run": "run", "profile": "gate profile", "dataset": "data",
@@ -209,6 +180,8 @@ RUNS: dict[str, dict[str, str]] = {
         "back_runs": "Back to the evaluation runs", "back_app": "Back to the question page",
         "eval_id": "eval id", "p0_pass": "P0 pass rate", "queued": "queued for review", "review": "review",
         "compare": "Compare", "no_runs": "No runs yet: geunkeo eval --out DIR",
+        "report_runs": "← Evaluation runs", "report_app": "Ask a question",
+        "report_live": "Rendered live at {time}: review figures are read from the review store on every visit.",
     },
 }
 
@@ -221,26 +194,10 @@ DECISIONS: dict[str, dict[str, str]] = {
 }
 
 
-def lang_of(value: str | None) -> str:
-    return "en" if value == "en" else "ko"
-
-
 def reason_text(reason: str, lang: str) -> str:
     """A gate reason ("not_answered: the top documents do not mention …") as a plain sentence in `lang`."""
     code = GateReason.of(reason)
     return (GATE_REASONS[code] if code is not None else _GATE_OTHER)[lang_of(lang)]
-
-
-def flag_text(code: str, lang: str) -> str:
-    """An evaluation flag code as a short phrase in `lang` (metric codes: the metric's name and what failed)."""
-    lang = lang_of(lang)
-    if code in FLAG_REASONS:
-        return FLAG_REASONS[code][lang]
-    for suffix, words in _FLAG_SUFFIX.items():
-        if code.endswith(suffix):
-            metric = code[: -len(suffix)].split("_", 1)[-1].lower()  # "P0-1_CONTEXT_RECALL" → context_recall
-            return f"{METRICS.get(metric, {}).get(lang, metric.replace('_', ' '))} {words[lang]}"
-    return code.lower().replace("_", " ")
 
 
 def decision_text(decision: str, flag: str, lang: str) -> str:

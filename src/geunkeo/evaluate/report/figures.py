@@ -1,4 +1,5 @@
-"""Plotly figures for the report, each returned as an HTML fragment drawn lazily (the page loads plotly.js once)."""
+"""Plotly figures for the report, each returned as an HTML fragment drawn lazily (the page loads plotly.js once);
+their titles, legends and axis words in the report's language (report/strings.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import plotly.graph_objects as go
 
 from geunkeo.evaluate.codes import MOST_SEVERE_FIRST, FlagLevel
 from geunkeo.evaluate.records import CaseRecord
+from geunkeo.evaluate.report.strings import REPORT, level_word, metric_name
 
 COLORS = {"CRITICAL": "#d64541", "WARNING": "#f39c12", "PASSED": "#27ae60", "ink": "#1f2a37", "muted": "#8a94a6",
           "blue": "#3867d6", "grid": "#e8ecf2"}
@@ -39,33 +41,37 @@ def fragment(fig: go.Figure) -> str:
         "Plotly.newPlot(", "geunkeoPlot(", 1)
 
 
-def flag_donut(flags: dict[str, int]) -> str:
+def flag_donut(flags: dict[str, int], lang: str = "en") -> str:
+    t = REPORT[lang]
     levels = [lvl.value for lvl in MOST_SEVERE_FIRST if flags.get(lvl)]
-    fig = go.Figure(go.Pie(labels=levels, values=[flags[lvl] for lvl in levels], hole=0.62, sort=False,
-                           marker=dict(colors=[COLORS[lvl] for lvl in levels]), textinfo="value+percent"))
-    fig.add_annotation(text=f"<b>{sum(flags.values())}</b><br>cases", showarrow=False, font=dict(size=16))
-    return fragment(_layout(fig, 280, title="Flags", showlegend=True, legend=dict(orientation="h", y=-0.05)))
+    fig = go.Figure(go.Pie(labels=[level_word(lvl, lang) for lvl in levels], values=[flags[lvl] for lvl in levels],
+                           hole=0.62, sort=False, marker=dict(colors=[COLORS[lvl] for lvl in levels]),
+                           textinfo="value+percent"))
+    fig.add_annotation(text=f"<b>{sum(flags.values())}</b><br>{t['fig_cases']}", showarrow=False, font=dict(size=16))
+    return fragment(_layout(fig, 280, title=t["fig_flags"], showlegend=True, legend=dict(orientation="h", y=-0.05)))
 
 
-def gate_pass_bars(gates: dict[str, dict[str, Any]]) -> str:
+def gate_pass_bars(gates: dict[str, dict[str, Any]], lang: str = "en") -> str:
     """Per gated metric: stacked pass / fail / not computable counts, P0 first."""
+    t = REPORT[lang]
     names = sorted(gates, key=lambda m: (gates[m]["priority"], m))
-    labels = [f"{gates[m]['priority']} {m} {gates[m]['op']} {gates[m]['threshold']:g}" for m in names]
+    labels = [f"{gates[m]['priority']} {metric_name(m, lang)} {gates[m]['op']} {gates[m]['threshold']:g}"
+              for m in names]
     fig = go.Figure()
     for status, color in (("pass", COLORS["PASSED"]), ("fail", COLORS["CRITICAL"]),
                           ("not_computable", COLORS["muted"])):
-        fig.add_bar(y=labels, x=[gates[m][status] for m in names], name=status.replace("_", " "),
+        fig.add_bar(y=labels, x=[gates[m][status] for m in names], name=t[f"fig_{status}"],
                     orientation="h", marker_color=color)
     fig.update_yaxes(autorange="reversed")
-    return fragment(_layout(fig, 60 + 34 * len(names), title="Gate outcomes (cases)", barmode="stack",
+    return fragment(_layout(fig, 60 + 34 * len(names), title=t["fig_gates"], barmode="stack",
                             legend=dict(orientation="h", y=-0.12)))
 
 
-def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[CaseRecord]) -> str:
+def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[CaseRecord], lang: str = "en") -> str:
     """Flag levels per language, task and complexity (stacked shares), labelled with the P0 gate pass rate."""
     from geunkeo.evaluate.report.dashboard import group_of
 
-    keys = {"query_language": "language", "task": "task", "complexity": "complexity", "style": "style"}
+    t = REPORT[lang]
     x: list[str] = []
     shares: dict[FlagLevel, list[float]] = {lvl: [] for lvl in MOST_SEVERE_FIRST}
     for key, groups in by.items():
@@ -74,16 +80,17 @@ def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[Cas
         for g, st in groups.items():
             rows = [r for r in records if group_of(r, key) == g]
             p0 = st["p0_gates_passed"]
-            x.append(f"{keys.get(key, key)}: {g}<br>P0 gates {0 if p0 is None else p0:.0%} · n={st['cases']}")
+            rate = t["fig_group_p0"].format(rate=f"{0 if p0 is None else p0:.0%}")
+            x.append(f"{t.get('group_' + key, key)}: {g}<br>{rate} · n={st['cases']}")
             for lvl in shares:
                 shares[lvl].append(sum(r.flag.level == lvl for r in rows) / max(1, len(rows)))
     fig = go.Figure()
     for lvl, vals in shares.items():
-        fig.add_bar(x=x, y=vals, name=lvl.value, marker_color=COLORS[lvl], texttemplate="%{y:.0%}",
+        fig.add_bar(x=x, y=vals, name=level_word(lvl.value, lang), marker_color=COLORS[lvl], texttemplate="%{y:.0%}",
                     textposition="inside")
-    fig.add_hline(y=0.7, line_dash="dot", line_color=COLORS["ink"], annotation_text="PASSED target 70%")
+    fig.add_hline(y=0.7, line_dash="dot", line_color=COLORS["ink"], annotation_text=t["fig_target"])
     fig.update_yaxes(range=[0, 1], tickformat=".0%")
-    return fragment(_layout(fig, 320, title="Flags by language, task, complexity and query style", barmode="stack",
+    return fragment(_layout(fig, 320, title=t["fig_groups"], barmode="stack",
                             legend=dict(orientation="h", y=-0.25)))
 
 
@@ -91,23 +98,26 @@ RETRIEVAL_PREFIXES = ("recall@", "ndcg@", "mrr@", "map", "hit@", "precision@")
 
 
 def metric_distributions(records: list[CaseRecord], thresholds: dict[str, float], retrieval: bool = False,
-                         title: str = "Metric distributions (red tick = gate)") -> str:
-    """One strip of per-case values per metric, with its threshold marked (ranking metrics or the others)."""
+                         lang: str = "en", title: str = "") -> str:
+    """One strip of per-case values per metric, with its threshold marked (ranking metrics or the others); each
+    strip named as the report names the metric (its key in English, its name in Korean)."""
+    t = REPORT[lang]
+    title = title or t["distributions"]
     names = sorted({n for r in records for n, m in r.metrics.items() if m.computable
                     and n.startswith(RETRIEVAL_PREFIXES) == retrieval}, key=lambda n: (n not in thresholds, n))
     if not names:
-        return empty(title, "no computable metric")
+        return empty(title, t["fig_no_metric"])
     fig = go.Figure()
     for n in names:
         vals = [(r.query_id, v) for r in records if (v := r.metric_value(n)) is not None]
-        fig.add_box(x=[v for _, v in vals], name=n, boxpoints="all", jitter=0.4, pointpos=0, orientation="h",
+        fig.add_box(x=[v for _, v in vals], name=metric_name(n, lang), boxpoints="all", jitter=0.4, pointpos=0, orientation="h",
                     text=[q for q, _ in vals], hovertemplate="%{text}: %{x:.3f}<extra></extra>",
                     marker=dict(size=5, color=COLORS["blue"], opacity=0.6), line=dict(color=COLORS["ink"]),
                     fillcolor="rgba(56,103,214,0.08)", showlegend=False)
         if n in thresholds:
-            fig.add_scatter(x=[thresholds[n]], y=[n], mode="markers", showlegend=False,
+            fig.add_scatter(x=[thresholds[n]], y=[metric_name(n, lang)], mode="markers", showlegend=False,
                             marker=dict(symbol="line-ns-open", size=22, color=COLORS["CRITICAL"], line_width=3),
-                            hovertemplate=f"{n} threshold {thresholds[n]:g}<extra></extra>")
+                            hovertemplate=f"{metric_name(n, lang)} {t['fig_threshold']} {thresholds[n]:g}<extra></extra>")
     fig.update_xaxes(range=[-0.02, 1.02])
     fig.update_yaxes(autorange="reversed")
     return fragment(_layout(fig, 80 + 30 * len(names), title=title))
@@ -118,7 +128,7 @@ def empty(title: str, message: str) -> str:
 
 
 def hbar(pairs: list[tuple[str, float]], title: str, color: str = COLORS["CRITICAL"], fmt: str = "",
-         if_empty: str = "no data") -> str:
+         if_empty: str = REPORT["en"]["fig_no_data"]) -> str:
     if not pairs:
         return empty(title, if_empty)
     labels = [p[0] for p in pairs]

@@ -2,7 +2,8 @@
 the server renders it live (`server/runs_routes.live_report`) with plotly.js from a cached URL.
 
 In the file plotly.js is inlined once (no CDN, no network); every other byte is written here. Values with no data show
-"n/a" — a missing number is never drawn as 0.
+"n/a" — a missing number is never drawn as 0. Every word comes from report/strings.py in one language: English
+(the file `geunkeo eval` writes) or Korean (the web app's default, `geunkeo eval report --lang ko`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,15 @@ from plotly.offline import get_plotlyjs
 
 from geunkeo.evaluate.records import CaseRecord, ClaimRecord
 from geunkeo.evaluate.report import figures
+from geunkeo.evaluate.report.strings import (
+    REPORT,
+    flag_text,
+    heads,
+    lang_of,
+    level_word,
+    metric_name,
+    value_word,
+)
 
 # text colours keep WCAG AA contrast (4.5:1) on their backgrounds; tests/browser/test_walk.py checks with axe-core
 _CSS = """
@@ -53,171 +63,245 @@ nav a.back{color:#3867d6;border-right:1px solid #e3e7ee}
 """
 
 
-def _fmt(v: Any, pct: bool = True) -> str:
+def _w(lang: str, key: str) -> str:
+    """One of the report's words, safe as HTML text."""
+    return escape(REPORT[lang][key], quote=False)
+
+
+def _fmt(v: Any, lang: str, pct: bool = True) -> str:
     if v is None:
-        return "n/a"
+        return _w(lang, "na")
     if isinstance(v, float):
         return f"{v:.1%}" if pct else f"{v:.3f}"
     return escape(str(v))
 
 
-def _tile(label: str, value: Any, sub: str = "", target: tuple[str, float] | None = None,
+def _tile(label: str, value: Any, lang: str, sub: str = "", target: tuple[str, float] | None = None,
           pct: bool = True) -> str:
     cls = ""
     if target and isinstance(value, float):
         op, t = target
         cls = "ok" if (value >= t if op == ">=" else value <= t) else "bad"
-        sub = f"target {op} {t:.0%}" + (f" · {sub}" if sub else "")
+        sub = REPORT[lang]["target"].format(op=op, value=f"{t:.0%}") + (f" · {sub}" if sub else "")
     return (f'<div class="tile {cls}"><div class="label">{escape(label)}</div>'
-            f'<div class="value">{_fmt(value, pct)}</div><div class="sub">{escape(sub)}</div></div>')
+            f'<div class="value">{_fmt(value, lang, pct)}</div><div class="sub">{escape(sub)}</div></div>')
 
 
-def _table(head: list[str], rows: list[list[Any]], num_cols: set[int] | None = None) -> str:
+def _table(head: list[str], rows: list[list[Any]], lang: str, num_cols: set[int] | None = None) -> str:
     num_cols = num_cols or set()
     body = "".join("<tr>" + "".join(
         f'<td class="num">{c}</td>' if i in num_cols else f"<td>{c}</td>" for i, c in enumerate(r)) + "</tr>"
-        for r in rows) or f'<tr><td colspan="{len(head)}" class="muted">none</td></tr>'
+        for r in rows) or f'<tr><td colspan="{len(head)}" class="muted">{_w(lang, "none")}</td></tr>'
     return "<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr>" + body + "</table>"
 
 
-def _pill(level: str) -> str:
-    return f'<span class="pill {escape(level)}">{escape(level)}</span>'
+def _coded(shown: str, code: str, lang: str) -> str:
+    """`shown` as HTML; in Korean, with the code it stands for in a tooltip (where a reviewer can still find it)."""
+    return escape(shown) if lang == "en" or shown == code else f'<span title="{escape(code)}">{escape(shown)}</span>'
+
+
+def _metric(key: str, lang: str) -> str:
+    return _coded(metric_name(key, lang), key, lang)
+
+
+def _pill(level: str, lang: str) -> str:
+    title = f' title="{escape(level)}"' if lang != "en" else ""
+    return f'<span class="pill {escape(level)}"{title}>{escape(level_word(level, lang))}</span>'
 
 
 def _codes(codes: list[str]) -> str:
     return "".join(f'<span class="code">{escape(c)}</span>' for c in codes) or '<span class="muted">—</span>'
 
 
-def _executive(s: dict[str, Any]) -> str:
-    ex, clir, t = s["executive"], s.get("crosslingual", {}), s["executive"]["targets"]
+def _tags(tags: list[str], lang: str) -> str:
+    """A claim's risk tags: as codes in English; in Korean as words, each with its tag in a tooltip."""
+    if lang == "en":
+        return _codes(tags)
+    return "".join(f'<span class="code">{_coded(value_word(x, lang), x, lang)}</span>' for x in tags) \
+        or '<span class="muted">—</span>'
+
+
+def _counted(counts: dict[str, int], lang: str, word: str) -> str:
+    """A metric's methods or reasons with their case counts: in English each description as it is written; in
+    Korean `word` (method, reason) with the description in a tooltip."""
+    if lang == "en":
+        return _codes([f"{k} ×{v}" for k, v in counts.items()]) if word == "method" \
+            else escape("; ".join(f"{k} ×{v}" for k, v in counts.items()))
+    return "".join(f'<span class="code" title="{escape(k)}">{_w(lang, word)} ×{v}</span>' for k, v in counts.items())
+
+
+def _reasons(codes: list[str], lang: str) -> str:
+    """Flag reason codes: as codes in English; in Korean as phrases, each with its code in a tooltip."""
+    if lang == "en":
+        return _codes(codes)
+    return "".join(f'<span class="code" title="{escape(c)}">{escape(flag_text(c, lang))}</span>'
+                   for c in codes) or '<span class="muted">—</span>'
+
+
+def _method(text: str, lang: str, wrap: str = "{}") -> str:
+    """How a figure was made: its description in English; in Korean the word "method" with the description (a
+    formula or a library's name, written once in the code) in a tooltip."""
+    if lang == "en":
+        return f'<small class="muted">{wrap.format(escape(text))}</small>'
+    return f'<small class="muted" title="{escape(text)}">{wrap.format(_w(lang, "method"))}</small>'
+
+
+def _executive(s: dict[str, Any], lang: str) -> str:
+    ex, clir, tg, t = s["executive"], s.get("crosslingual", {}), s["executive"]["targets"], REPORT[lang]
+
+    def target(key: str) -> tuple[str, float]:
+        return tg[key]["op"], tg[key]["value"]
+
+    actions = " · ".join(f"{value_word(k, lang)} {v}" for k, v in sorted(ex.get("serving_actions", {}).items()))
     tiles = "".join([
-        _tile("P0 pass rate", ex["p0_pass_rate"], f"{ex['flags']['PASSED']} of {ex['cases']} PASSED",
-              (t["p0_pass_rate"]["op"], t["p0_pass_rate"]["value"])),
-        _tile("Hallucination rate", ex["hallucination_rate"], "cases with an unsupported claim",
-              (t["hallucination_rate"]["op"], t["hallucination_rate"]["value"])),
-        _tile("Citation missing", ex["citation_missing_rate"], f"of {ex['claims']} claims",
-              (t["citation_missing_rate"]["op"], t["citation_missing_rate"]["value"])),
-        _tile("Review completion", ex["review_completion_rate"],
-              f"{s['review_queue']['reviewed']} of {s['review_queue']['queued']} queued",
-              (t["review_completion_rate"]["op"], t["review_completion_rate"]["value"])),
-        _tile("Would escalate to a person", ex.get("deflection_rate"),
-              " · ".join(f"{k} {v}" for k, v in sorted(ex.get("serving_actions", {}).items()))),
-        _tile("Same documents ko↔en", clir.get("same_documents_rate"), f"{clir.get('pairs', 0)} pairs, top-1 doc"),
-        _tile("Claim sets equivalent", clir.get("claim_set_equivalence_rate"), "ko/en answers"),
+        _tile(t["p0_pass_rate"], ex["p0_pass_rate"], lang,
+              t["p0_pass_sub"].format(passed=ex["flags"]["PASSED"], cases=ex["cases"]), target("p0_pass_rate")),
+        _tile(t["hallucination_rate"], ex["hallucination_rate"], lang, t["hallucination_sub"],
+              target("hallucination_rate")),
+        _tile(t["citation_missing"], ex["citation_missing_rate"], lang,
+              t["citation_missing_sub"].format(claims=ex["claims"]), target("citation_missing_rate")),
+        _tile(t["review_completion"], ex["review_completion_rate"], lang, t["review_completion_sub"].format(
+            reviewed=s["review_queue"]["reviewed"], queued=s["review_queue"]["queued"]),
+              target("review_completion_rate")),
+        _tile(t["deflection"], ex.get("deflection_rate"), lang, actions),
+        _tile(t["same_documents"], clir.get("same_documents_rate"), lang,
+              t["same_documents_sub"].format(pairs=clir.get("pairs", 0))),
+        _tile(t["claim_sets"], clir.get("claim_set_equivalence_rate"), lang, t["claim_sets_sub"]),
     ])
-    return (f'<section id="executive"><h2>Executive view <small>is it safe to ship?</small></h2>'
-            f'<p class="lead">Profile <b>{escape(s["profile"])}</b>: a case PASSES only when all four P0 gates '
-            f'were computed and passed and no claim is unsupported.</p><div class="tiles">{tiles}</div>'
-            f'<div class="grid2"><div class="card">{figures.flag_donut(ex["flags"])}</div>'
-            f'<div class="card">{figures.gate_pass_bars(s["gates"])}</div></div>'
-            f'<div class="card" style="margin-top:14px">{figures.pass_rate_groups(s["pass_rates_by"], s["_records"])}</div>'
-            "</section>")
+    return (f'<section id="executive"><h2>{_w(lang, "executive")} <small>{_w(lang, "executive_q")}</small></h2>'
+            f'<p class="lead">{t["executive_lead"].format(profile=escape(s["profile"]))}</p>'
+            f'<div class="tiles">{tiles}</div>'
+            f'<div class="grid2"><div class="card">{figures.flag_donut(ex["flags"], lang)}</div>'
+            f'<div class="card">{figures.gate_pass_bars(s["gates"], lang)}</div></div>'
+            f'<div class="card" style="margin-top:14px">'
+            f'{figures.pass_rate_groups(s["pass_rates_by"], s["_records"], lang)}</div></section>')
 
 
-def _claim_html(c: ClaimRecord) -> str:
+def _claim_html(c: ClaimRecord, lang: str) -> str:
+    t = REPORT[lang]
     f = c.evaluation.faithfulness
     ok = f.supported
     cls = "ok" if ok else ("bad" if ok is False else "")
-    mark = "✓ supported" if ok else ("✗ unsupported" if ok is False else "· not checked")
+    mark = t["supported"] if ok else (t["unsupported"] if ok is False else t["not_checked"])
     cite = c.citation
-    where = (f'cites {escape(cite.location or cite.chunk_id or "")}'
-             + ("" if cite.accurate is not False else " (citation does not support it)")
-             if cite.provided else "no citation")
+    where = (t["cites"].format(where=escape(cite.location or cite.chunk_id or ""))
+             + ("" if cite.accurate is not False else t["cite_wrong"])
+             if cite.provided else t["no_citation"])
     why = f'<div class="why">{escape(f.failure_reason or "")}</div>' if ok is False else ""
-    conf = f" · confidence {f.confidence:.2f}" if isinstance(f.confidence, int | float) else ""
+    conf = t["confidence"].format(value=f"{f.confidence:.2f}") if isinstance(f.confidence, int | float) else ""
     return (f'<div class="claim {cls}"><b>{escape(c.claim_id)}</b> {escape(c.claim_text)}'
-            f'<div class="muted">{mark}{conf} · {where} · {_codes(c.risk_tags)}</div>{why}</div>')
+            f'<div class="muted">{mark}{conf} · {where} · {_tags(c.risk_tags, lang)}</div>{why}</div>')
 
 
-def _case_html(r: CaseRecord) -> str:
+def _case_html(r: CaseRecord, lang: str) -> str:
+    t = REPORT[lang]
     resp = r.response
-    scores = ", ".join(f"{k} {_fmt(v, False)}" for k, v in r.aggregate_scores.items() if v is not None)
+    scores = ", ".join(f"{metric_name(k, lang)} {_fmt(v, lang, False)}"
+                       for k, v in r.aggregate_scores.items() if v is not None)
     rec = r.retrieval.metrics.get("context_recall")
-    docs = ", ".join(escape(d.doc_id) for d in r.retrieval.retrieved_docs[:4]) or "nothing"
-    claims = "".join(_claim_html(c) for c in resp.claims) or '<div class="muted">no claims</div>'
-    return (f'<div class="case">{_pill(r.flag.level)} <span class="muted">{escape(r.query_id)} · '
+    docs = ", ".join(escape(d.doc_id) for d in r.retrieval.retrieved_docs[:4]) or t["nothing"]
+    claims = "".join(_claim_html(c, lang) for c in resp.claims) or f'<div class="muted">{t["no_claims"]}</div>'
+    return (f'<div class="case">{_pill(r.flag.level, lang)} <span class="muted">{escape(r.query_id)} · '
             f'{escape(r.query_language)} · {escape(r.task or "")}</span>'
-            f'<div class="q">{escape(r.query_text)}</div><div>{_codes(r.flag.reasons)}</div>'
-            f'<div class="ans">{escape(resp.response_text or "(no answer)")}</div>'
-            f'<div class="muted">reference: {escape(resp.reference_answer or "—")}</div>'
-            f'<div class="muted">retrieved: {docs} · context recall {_fmt(rec, False)} · {escape(scores)}</div>'
-            f"{claims}</div>")
+            f'<div class="q">{escape(r.query_text)}</div><div>{_reasons(r.flag.reasons, lang)}</div>'
+            f'<div class="ans">{escape(resp.response_text or t["no_answer"])}</div>'
+            f'<div class="muted">{t["reference"].format(text=escape(resp.reference_answer or "—"))}</div>'
+            f'<div class="muted">{t["retrieved"].format(docs=docs, recall=_fmt(rec, lang, False), scores=escape(scores))}'
+            f"</div>{claims}</div>")
 
 
-def _debug(s: dict[str, Any], records: list[CaseRecord]) -> str:
+def _crosslingual(clir: dict[str, Any], lang: str) -> str:
+    t = REPORT[lang]
+    yes_no = {True: t["yes"], False: t["no"], None: t["na"]}
+    pairs = [[escape(p["parallel_id"]), escape(p["ko_id"]), escape(p["en_id"]), yes_no[p["same_top1"]],
+              _fmt(p["doc_overlap"], lang, False), _fmt(p["claim_equivalence"], lang, False),
+              escape(" / ".join(p["unmatched_claims"] or []))]
+             for p in clir.get("details", [])]
+    return (f'<h3>{_w(lang, "clir_pairs")} {_method(str(clir.get("method", {}).get("claim_set", "")), lang)}'
+            f'</h3><div class="card">' + _table(heads("head_pairs", lang), pairs, lang, {4, 5}) + "</div>")
+
+
+def _debug_figures(d: dict[str, Any], records: list[CaseRecord], thresholds: dict[str, float], lang: str) -> str:
+    t = REPORT[lang]
+    failures = [(value_word(p, lang), n) for p, n in d["claim_failure_top5"]]
+    stage = [(value_word(k, lang), n) for k, n in sorted(d["failure_stage"].items(), key=lambda x: -x[1])]
+    noise = [(q, round(v, 3)) for q, v in sorted(d["noise_sensitivity_by_case"], key=lambda x: -x[1])[:12]]
+    return (f'<div class="grid2"><div class="card">'
+            f'{figures.hbar(failures, t["claim_failures"], if_empty=t["no_failing_claim"])}</div>'
+            f'<div class="card">{figures.hbar(stage, t["failing_stages"], figures.COLORS["WARNING"], if_empty=t["no_failing_case"])}'
+            f'</div></div><div class="grid2">'
+            f'<div class="card">{figures.metric_distributions(records, thresholds, lang=lang, title=t["distributions"])}</div>'
+            f'<div class="card">{figures.metric_distributions(records, {}, True, lang, t["ranking"])}</div></div>'
+            f'<div class="grid2"><div class="card">'
+            f'{figures.hbar(noise, t["noise"], figures.COLORS["blue"], ":.2f", t["noise_empty"])}</div>')
+
+
+def _debug(s: dict[str, Any], records: list[CaseRecord], lang: str) -> str:
     d = s["model_debug"]
     thresholds = {m: g["threshold"] for m, g in s["gates"].items()}
-    stage = sorted(d["failure_stage"].items(), key=lambda x: -x[1])
-    versions = [[escape(v), x["cases"], _fmt(x["failure_rate"])] for v, x in d["failure_rate_by_doc_version"].items()]
-    methods = [[escape(n), _fmt(m["mean"], False), m["computable"], m["not_computable"],
-                _codes([f"{k} ×{v}" for k, v in m["methods"].items()]),
-                escape("; ".join(f"{k} ×{v}" for k, v in m["not_computable_reasons"].items()))]
+    versions = [[escape(value_word(v, lang)), x["cases"], _fmt(x["failure_rate"], lang)]
+                for v, x in d["failure_rate_by_doc_version"].items()]
+    methods = [[_metric(n, lang), _fmt(m["mean"], lang, False), m["computable"], m["not_computable"],
+                _counted(m["methods"], lang, "method"), _counted(m["not_computable_reasons"], lang, "reasons_short")]
                for n, m in s["metrics"].items()]
-    noise = d["noise_sensitivity_by_case"]
-    worst = "".join(_case_html(r) for r in s.get("_worst", []))
-    clir = s.get("crosslingual", {})
-    pairs = [[escape(p["parallel_id"]), escape(p["ko_id"]), escape(p["en_id"]),
-              {True: "yes", False: "no", None: "n/a"}[p["same_top1"]], _fmt(p["doc_overlap"], False),
-              _fmt(p["claim_equivalence"], False), escape(" / ".join(p["unmatched_claims"] or []))]
-             for p in clir.get("details", [])]
-    clir_html = (f'<h3>Cross-lingual pairs <small class="muted">'
-                 f'{escape(str(clir.get("method", {}).get("claim_set", "")))}</small></h3><div class="card">'
-                 + _table(["pair", "ko", "en", "same top-1 doc", "doc overlap", "claim equivalence",
-                           "claims without a counterpart"], pairs, {4, 5}) + "</div>")
-    return (f'<section id="debug"><h2>Model debug view <small>where does it break?</small></h2>'
-            f'<div class="grid2"><div class="card">{figures.hbar(d["claim_failure_top5"], "Claim failure patterns, top 5", if_empty="no failing claim")}'
-            f'</div><div class="card">{figures.hbar(stage, "Failing cases by stage", figures.COLORS["WARNING"], if_empty="no failing case")}</div></div>'
-            f'<div class="grid2"><div class="card">{figures.metric_distributions(records, thresholds)}</div>'
-            f'<div class="card">{figures.metric_distributions(records, {}, True, "Retrieval ranking (ranx)")}'
-            "</div></div>"
-            f'<div class="grid2"><div class="card">'
-            f'{figures.hbar([(q, round(v, 3)) for q, v in sorted(noise, key=lambda x: -x[1])[:12]], "Noise sensitivity by case (≤ 0.15 wanted)", figures.COLORS["blue"], ":.2f", "not computed for any case")}'
-            f'</div><div class="card"><h3>Failure rate by document version</h3>'
-            f'{_table(["version of top document", "cases", "not PASSED"], versions, {1, 2})}'
-            f'<h3>Reason codes</h3>{_table(["code", "cases"], [[_codes([k]), v] for k, v in d["reason_counts"].items()], {1})}'
-            f'</div></div>{clir_html}{_operations(d.get("operations"))}<h3>How every number was made</h3><div class="card">'
-            f'{_table(["metric", "mean", "computed", "not computable", "method", "why not computable"], methods, {1, 2, 3})}'
-            f'</div><h3>Worst cases, with their claims</h3>{worst or "<p class=muted>No failing case.</p>"}</section>')
+    reasons = [[_reasons([k], lang), v] for k, v in d["reason_counts"].items()]
+    worst = "".join(_case_html(r, lang) for r in s.get("_worst", []))
+    return (f'<section id="debug"><h2>{_w(lang, "debug")} <small>{_w(lang, "debug_q")}</small></h2>'
+            f'{_debug_figures(d, records, thresholds, lang)}'
+            f'<div class="card"><h3>{_w(lang, "by_version")}</h3>'
+            f'{_table(heads("head_versions", lang), versions, lang, {1, 2})}'
+            f'<h3>{_w(lang, "reason_codes")}</h3>{_table(heads("head_codes", lang), reasons, lang, {1})}'
+            f'</div></div>{_crosslingual(s.get("crosslingual", {}), lang)}{_operations(d.get("operations"), lang)}'
+            f'<h3>{_w(lang, "how_made")}</h3><div class="card">'
+            f'{_table(heads("head_metrics", lang), methods, lang, {1, 2, 3})}'
+            f'</div><h3>{_w(lang, "worst")}</h3>{worst or "<p class=muted>" + _w(lang, "no_worst") + "</p>"}</section>')
 
 
-def _operations(ops: dict[str, Any] | None) -> str:
+def _operations(ops: dict[str, Any] | None, lang: str) -> str:
     """P2 operations: language match and outliers, each with its method."""
     if not ops:
         return ""
-    rows = [[escape(name), o["n"], _fmt(o.get("median"), False),
+    rows = [[_metric(name, lang), o["n"], _fmt(o.get("median"), lang, False),
              escape(", ".join(f"{q} ({v})" for q, v in o["cases"][:8]) + (" …" if len(o["cases"]) > 8 else ""))]
             for name, o in ops["outliers"].items() if o["n"]]
-    return (f'<h3>Operations <small class="muted">P2 — {escape(ops["outlier_method"])}</small></h3><div class="card">'
-            f'<p>Answers in the asker\'s language: <b>{_fmt(ops["language_match_rate"])}</b> '
-            f'<small class="muted">({escape(ops["language_match_method"])})</small></p>'
-            f'<p>New question types (full review): <b>{ops.get("new_question_types", 0)}</b> '
+    return (f'<h3>{_w(lang, "operations")} {_method(ops["outlier_method"], lang, "P2 — {}")}</h3><div class="card">'
+            f'<p>{_w(lang, "language_match")} <b>{_fmt(ops["language_match_rate"], lang)}</b> '
+            f'{_method(ops["language_match_method"], lang, "({})")}</p>'
+            f'<p>{_w(lang, "new_types")} <b>{ops.get("new_question_types", 0)}</b> '
             f'{escape("; ".join(", ".join(c) for c in ops.get("new_question_clusters", [])[:6]))} '
-            f'<small class="muted">({escape(ops.get("new_question_method", ""))})</small></p>'
-            + _table(["measure", "cases", "median", "outlying cases"], rows, {1, 2}) + "</div>")
+            f'{_method(ops.get("new_question_method", ""), lang, "({})")}</p>'
+            + _table(heads("head_outliers", lang), rows, lang, {1, 2}) + "</div>")
 
 
-def _compliance(s: dict[str, Any], records: list[CaseRecord], queue_items: list[dict[str, Any]]) -> str:
-    c, q = s["compliance"], s["review_queue"]
-    tiles = "".join([
-        _tile("Claims without citation", c["uncited_claim_rate"], "audit readiness"),
-        _tile("High-risk claim failures", c["high_risk_claim_failure_rate"],
-              f"{c['high_risk_claims']} exclusion/amount claims"),
-        _tile("Review disagreement", c["review_disagreement_rate"], f"{q['reviewed']} reviewed"),
-        _tile("Removed by the filter", c["removed_total"], "contacts/departments/citations", pct=False),
+def _compliance_tiles(c: dict[str, Any], q: dict[str, Any], lang: str) -> str:
+    t = REPORT[lang]
+    return "".join([
+        _tile(t["uncited"], c["uncited_claim_rate"], lang, t["uncited_sub"]),
+        _tile(t["high_risk"], c["high_risk_claim_failure_rate"], lang,
+              t["high_risk_sub"].format(n=c["high_risk_claims"])),
+        _tile(t["disagreement"], c["review_disagreement_rate"], lang, t["disagreement_sub"].format(n=q["reviewed"])),
+        _tile(t["removed_total"], c["removed_total"], lang, t["removed_total_sub"], pct=False),
     ])
-    removed = [[escape(r.query_id), escape(x.kind), escape(x.value), escape(x.replacement)]
+
+
+def _compliance(s: dict[str, Any], records: list[CaseRecord], queue_items: list[dict[str, Any]], lang: str) -> str:
+    c, q, t = s["compliance"], s["review_queue"], REPORT[lang]
+    removed = [[escape(r.query_id), escape(value_word(x.kind, lang)), escape(x.value), escape(x.replacement)]
                for r in records for x in r.removed]
-    items = [[_pill(i["flag_level"]), escape(i["query_id"]), escape(i["queue_type"]), i["priority"],
-              escape(i["stratum"] or ""), escape(i["review_deadline"] or ""),
-              escape(i["review_decision"] or "pending"), escape(i["reviewer_id"] or "")] for i in queue_items]
-    return (f'<section id="compliance"><h2>Compliance view <small>can every claim be audited?</small>'
-            f'</h2><div class="tiles">{tiles}</div><div class="grid2">'
-            f'<div class="card"><h3>Review queue</h3>{_table(["", "count"], [["queued", q["queued"]], ["full review", q["full_review"]], ["sample review", q["sample_review"]], ["reviewed", q["reviewed"]]], {1})}</div>'
-            f'<div class="card"><h3>Decisions</h3>{_table(["decision", "count"], [[k, v] for k, v in q["decisions"].items()], {1})}</div>'
-            f'</div><h3>Removed hallucinations <small class="muted">(answer filter)</small></h3>'
-            f'<div class="card">{_table(["query", "kind", "removed", "replaced by"], removed)}</div>'
-            f'<h3>Queue items</h3><div class="card">'
-            f'{_table(["flag", "query", "queue", "priority", "stratum", "deadline", "decision", "reviewer"], items, {3})}'
+    items = [[_pill(i["flag_level"], lang), escape(i["query_id"]), escape(value_word(i["queue_type"], lang)),
+              i["priority"], escape(i["stratum"] or ""), escape(i["review_deadline"] or ""),
+              escape(value_word(i["review_decision"], lang) if i["review_decision"] else t["pending"]),
+              escape(i["reviewer_id"] or "")] for i in queue_items]
+    counts = [[_w(lang, k), q[k]] for k in ("queued", "full_review", "sample_review", "reviewed")]
+    decisions = [[escape(value_word(k, lang)), v] for k, v in q["decisions"].items()]
+    return (f'<section id="compliance"><h2>{_w(lang, "compliance")} <small>{_w(lang, "compliance_q")}</small>'
+            f'</h2><div class="tiles">{_compliance_tiles(c, q, lang)}</div><div class="grid2">'
+            f'<div class="card"><h3>{_w(lang, "review_queue")}</h3>{_table(heads("head_queue", lang), counts, lang, {1})}</div>'
+            f'<div class="card"><h3>{_w(lang, "decisions")}</h3>{_table(heads("head_decisions", lang), decisions, lang, {1})}</div>'
+            f'</div><h3>{_w(lang, "removed")} <small class="muted">{_w(lang, "removed_by")}</small></h3>'
+            f'<div class="card">{_table(heads("head_removed", lang), removed, lang)}</div>'
+            f'<h3>{_w(lang, "queue_items")}</h3><div class="card">'
+            f'{_table(heads("head_items", lang), items, lang, {3})}'
             "</div></section>")
 
 
@@ -227,34 +311,39 @@ def dataset_label(dataset: str | None) -> str:
     return Path(head).name + (sep + note if sep else "")
 
 
-def _meta(summary: dict[str, Any]) -> str:
+def _meta(summary: dict[str, Any], lang: str) -> str:
     p = summary.get("pipeline", {})
-    return (f'{escape(summary.get("eval_id", ""))} · {escape(dataset_label(summary.get("dataset")))} · '
-            f'{summary["cases"]} cases · profile {escape(summary.get("profile", ""))} · '
-            f'answerer {escape(str(p.get("answerer", "?")))} · embedder {escape(str(p.get("embedder", "?")))} · '
-            f'{summary.get("seconds", "?")} s · {escape(summary.get("timestamp", ""))}')
+    return REPORT[lang]["meta"].format(
+        eval_id=escape(summary.get("eval_id", "")), dataset=escape(dataset_label(summary.get("dataset"))),
+        cases=summary["cases"], profile=escape(summary.get("profile", "")),
+        answerer=escape(str(p.get("answerer", "?"))), embedder=escape(str(p.get("embedder", "?"))),
+        seconds=summary.get("seconds", "?"), timestamp=escape(summary.get("timestamp", "")))
 
 
 def render_report(summary: dict[str, Any], records: list[CaseRecord],
                   queue_items: list[dict[str, Any]] | None = None, *, plotly_src: str | None = None,
-                  links: list[tuple[str, str]] | None = None, note: str = "", icon: str | None = None) -> str:
-    """The report as one HTML string: self-contained (plotly inlined) unless `plotly_src` names a URL to load it
-    from; `links` (href, label) and `note` go in the header (the server's way back and its "live" line), `icon`
-    is the server's favicon URL."""
+                  links: list[tuple[str, str]] | None = None, note: str = "", icon: str | None = None,
+                  lang: str = "en") -> str:
+    """The report as one HTML string in `lang` ("en" or "ko"): self-contained (plotly inlined) unless `plotly_src`
+    names a URL to load it from; `links` (href, label) and `note` go in the header (the server's way back and its
+    "live" line, in `lang` already), `icon` is the server's favicon URL."""
     from geunkeo.evaluate.report.dashboard import worst_cases
 
+    lang = lang_of(lang)
     s = {**summary, "_worst": worst_cases(records), "_records": records}
     script = (f'<script src="{escape(plotly_src)}" defer></script>' if plotly_src
               else f"<script>{get_plotlyjs()}</script>") + f"<script>{figures.LAZY_PLOT}</script>"
     script += f'<link rel="icon" type="image/svg+xml" href="{escape(icon)}">' if icon else ""
     back = "".join(f'<a class="back" href="{escape(h)}">{escape(t)}</a>' for h, t in links or [])
     live = f'<div class="meta" id="live">{escape(note)}</div>' if note else ""
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>geunkeo evaluation '
-            f'{escape(summary.get("eval_id", ""))}</title><style>{_CSS}</style>{script}</head><body>'
-            f'<header><h1>근거 geunkeo · evaluation report</h1><div class="meta">{_meta(summary)}</div>{live}</header>'
-            f'<nav>{back}<a href="#executive">Executive</a><a href="#debug">Model debug</a>'
-            '<a href="#compliance">Compliance</a></nav><main>'
-            f"{_executive(s)}{_debug(s, records)}{_compliance(s, records, queue_items or [])}</main></body></html>")
+    title = REPORT[lang]["title"].format(eval_id=escape(summary.get("eval_id", "")))
+    return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{title}'
+            f'</title><style>{_CSS}</style>{script}</head><body>'
+            f'<header><h1>{_w(lang, "h1")}</h1><div class="meta">{_meta(summary, lang)}</div>{live}</header>'
+            f'<nav>{back}<a href="#executive">{_w(lang, "nav_executive")}</a>'
+            f'<a href="#debug">{_w(lang, "nav_debug")}</a><a href="#compliance">{_w(lang, "nav_compliance")}</a>'
+            f'</nav><main>{_executive(s, lang)}{_debug(s, records, lang)}'
+            f"{_compliance(s, records, queue_items or [], lang)}</main></body></html>")
 
 
 def with_reviews(summary: dict[str, Any], queue: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -271,8 +360,8 @@ def with_reviews(summary: dict[str, Any], queue: Any) -> tuple[dict[str, Any], l
 
 
 def write_report(run_dir: str | Path, summary: dict[str, Any], records: list[CaseRecord],
-                 queue_items: list[dict[str, Any]] | None = None) -> Path:
-    """Write RUN_DIR/report.html."""
+                 queue_items: list[dict[str, Any]] | None = None, lang: str = "en") -> Path:
+    """Write RUN_DIR/report.html in `lang` (English unless asked for Korean)."""
     out = Path(run_dir) / "report.html"
-    out.write_text(render_report(summary, records, queue_items), encoding="utf-8")
+    out.write_text(render_report(summary, records, queue_items, lang=lang), encoding="utf-8")
     return out
