@@ -66,6 +66,8 @@ class Answering:
         self.on_fallback = on_fallback or (lambda reason: None)
         # LLM calls that outlive their deadline keep a worker until the LLM client's own timeout ends them
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="geunkeo-answer")
+        # built now, when the server starts: the first requests' deadlines are theirs to answer in, not to load in
+        index.prepare_answers()
 
     @property
     def uses_llm(self) -> bool:

@@ -75,7 +75,6 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     index = geunkeo.open_index(index_dir, settings)
     metrics = Metrics()
     answering = Answering(index, settings, on_fallback=metrics.fallback)
-    index.prepare_answers()  # the first requests' deadlines are theirs to answer in, not to load modules in
     app = FastAPI(title="geunkeo", version=geunkeo.__version__, docs_url=None, redoc_url=None,
                   description="Grounded answers from Korean and English regulations, notices and policy terms.")
     app.state.settings, app.state.index, app.state.metrics = settings, index, metrics
