@@ -172,12 +172,15 @@ def test_health_answers_while_every_worker_waits_on_a_hung_llm(server_index, hun
     try:
         while not server.started:
             time.sleep(0.05)
-        with concurrent.futures.ThreadPoolExecutor(45) as pool:
-            asks = [pool.submit(httpx.post, f"{base}/api/ask", json={"query": "성적장학금은 언제 지급돼?"}, timeout=30)
+        # clients built before any clock starts: httpx.post built one (an SSL context, ~0.1 s of CPU) per ask; the
+        # shared client still opens a connection per ask in flight
+        with concurrent.futures.ThreadPoolExecutor(45) as pool, httpx.Client(timeout=30) as client, \
+                httpx.Client(timeout=5) as prober:
+            asks = [pool.submit(client.post, f"{base}/api/ask", json={"query": "성적장학금은 언제 지급돼?"})
                     for _ in range(45)]
             time.sleep(1.0)  # the asks now hold the workers
             t0 = time.perf_counter()
-            health = httpx.get(f"{base}/health", timeout=5)
+            health = prober.get(f"{base}/health")
             took = time.perf_counter() - t0
             answers = [a.result() for a in asks]
         assert health.status_code == 200 and took < 1.0, took
