@@ -9,6 +9,7 @@ the list, so the next change cannot quietly use its room.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "geunkeo"
@@ -40,6 +41,7 @@ def _lengths(path: Path, root: Path = SRC) -> dict[str, int]:
     return out
 
 
+@functools.cache  # the sources do not change during a run: both checks read one parse of them
 def _all_lengths() -> dict[str, int]:
     found: dict[str, int] = {}
     for path in sorted(SRC.rglob("*.py")):

@@ -17,6 +17,7 @@ Every `import geunkeo…` in src/geunkeo is read from the source (function-level
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "geunkeo"
@@ -52,6 +53,7 @@ def _exists(module: str) -> bool:
     return (SRC / rel).with_suffix(".py").is_file() or (SRC / rel / "__init__.py").is_file()
 
 
+@functools.cache  # the sources do not change during a run; each test read and parsed all of them (~2 s)
 def _graph() -> dict[str, set[str]]:
     return {_module_name(p): {m for m in _imports(p) if _exists(m)} for p in sorted(SRC.rglob("*.py"))}
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from geunkeo.answer.base import Answer
 from geunkeo.config import Settings
-from geunkeo.errors import ConfigError, QueryError
+from geunkeo.errors import ConfigError, GeunkeoError, QueryError
 from geunkeo.index.base import Embedder, StoreReader
 from geunkeo.index.blas import limit_blas_threads
 from geunkeo.index.embedders import get_embedder
@@ -142,6 +142,19 @@ class Engine:
                 if self._answer_parts is None:
                     self._answer_parts = build_parts(self.settings, embedder=self.cached_embedder, llm=self.llm)
         return self._answer_parts
+
+    def prepare_answers(self) -> None:
+        """Build now what the first answer would: the answer stage's modules and parts, and the LLM client. A
+        server calls this at start; left to its first requests, the openai SDK's import (~0.8 s) and the answer
+        modules' (~0.5 s) ran inside their deadline and made the fallbacks late. An LLM that cannot be built is
+        logged and, as before, reported by each answer that needs it."""
+        from geunkeo.answer import pipeline  # noqa: F401 (imported here rather than by the first answer)
+
+        self.answer_parts()
+        try:
+            self.llm()
+        except GeunkeoError as exc:
+            log.warning("the LLM client could not be built at start: %s", exc)
 
     def reranker(self, name: str | None) -> Reranker | None:
         """The reranker registered as `name` ("none" for none), created once."""

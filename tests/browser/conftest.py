@@ -57,12 +57,12 @@ def live_server(tmp_path_factory):
     """A running server over an index of the project's sample corpus, with one evaluation run (12 gold cases)
     under its runs folder, a copy of its records as an earlier run to compare it with (`.baseline`, no review
     queue), and two reviewer keys and a reader key: `.url`, `.keys`, `.run`, `.baseline`."""
-    import subprocess
-    import sys
     from types import SimpleNamespace
 
     import uvicorn
+    from typer.testing import CliRunner
 
+    from geunkeo.cli.main import app
     from geunkeo.config import Settings
     from geunkeo.index.builder import build_index
     from geunkeo.server.app import create_app
@@ -72,9 +72,10 @@ def live_server(tmp_path_factory):
     work = tmp_path_factory.mktemp("browser")
     idx, runs = work / "idx", work / "runs"
     build_index([root / "sample" / "corpus"], idx, replace=True)
-    subprocess.run([sys.executable, "-m", "geunkeo.cli.main", "eval", "--dataset", str(root / "sample" / "gold"),
-                    "--index", str(idx), "--out", str(runs / "r1"), "--limit", "12"], check=True,
-                   capture_output=True)
+    # in this process: a subprocess loaded the models and compiled ranx's numba functions again (~10-30 s)
+    res = CliRunner().invoke(app, ["eval", "--dataset", str(root / "sample" / "gold"), "--index", str(idx),
+                                   "--out", str(runs / "r1"), "--limit", "12"])
+    assert res.exit_code == 0, res.output
     (runs / "r0").mkdir()
     for name in ("summary.json", "cases.jsonl"):
         shutil.copy2(runs / "r1" / name, runs / "r0" / name)

@@ -54,10 +54,12 @@ def test_pages_under_a_hung_llm_answer_within_the_deadline_or_are_shed(server_in
     settings = Settings(llm={"provider": "openai-compatible", "base_url": hung_llm, "model": "m", "timeout_s": 20,
                              "max_retries": 0, "cache": False},
                         server={"ask_deadline_s": 3.0, "max_inflight": 4})
-    with _serving(create_app(server_index, settings)) as base:
+    # One client, built before any clock starts: httpx.request builds a client (an SSL context, ~0.1 s of CPU) per
+    # call, and 12 built at once took 0.7-0.9 s each, all of it counted against the server's deadline.
+    with _serving(create_app(server_index, settings)) as base, httpx.Client(timeout=30) as client:
         def timed(method, url, **kw):
             t0 = time.perf_counter()
-            r = httpx.request(method, url, timeout=30, **kw)
+            r = client.request(method, url, **kw)
             return r.status_code, time.perf_counter() - t0, r.headers.get("retry-after")
 
         with concurrent.futures.ThreadPoolExecutor(13) as pool:
@@ -96,3 +98,16 @@ def test_the_llm_is_waited_for_until_the_deadline_less_the_fallback_reserve():
     from geunkeo.server.answering import fallback_reserve
 
     assert fallback_reserve(15.0) == 2.0 and fallback_reserve(3.0) == pytest.approx(0.6)
+
+
+def test_the_answer_stage_and_the_llm_client_are_built_at_start_not_by_the_first_request(server_index, hung_llm):
+    settings = Settings(llm={"provider": "openai-compatible", "base_url": hung_llm, "model": "m", "cache": False})
+    index = create_app(server_index, settings).state.index
+    assert index._answer_parts is not None and index._llm_loaded and index._llm is not None
+
+
+def test_an_llm_that_cannot_be_built_at_start_is_reported_by_the_answers_that_need_it(server_index):
+    settings = Settings(llm={"provider": "openai-compatible", "model": "m"})  # no base_url
+    c = TestClient(create_app(server_index, settings))
+    r = c.post("/api/ask", json={"query": "휴학"})
+    assert r.status_code == 500 and "base_url" in r.json()["detail"], r.text

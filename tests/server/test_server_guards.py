@@ -81,6 +81,23 @@ def test_a_hung_llm_is_cut_at_the_deadline_and_the_breaker_opens(server_index, h
         assert 'geunkeo_llm_fallbacks_total{reason="llm_deadline"} 1.0' in c.get("/metrics").text
 
 
+def test_the_deadline_fallback_answers_over_the_hits_the_llm_path_found(server_index, hung_llm, monkeypatch):
+    """The fallback reserve is the extractive answer's: the search the LLM path finished is not run again."""
+    from geunkeo.engine import Engine
+
+    settings = Settings(llm={"provider": "openai-compatible", "base_url": hung_llm, "model": "m", "timeout_s": 20,
+                             "max_retries": 0, "cache": False},
+                        server={"ask_deadline_s": 1.0})
+    searches = []
+    search = Engine.search
+    monkeypatch.setattr(Engine, "search", lambda self, *a, **kw: searches.append(a) or search(self, *a, **kw))
+    with TestClient(create_app(server_index, settings)) as c:
+        ans = c.post("/api/ask", json={"query": "성적장학금은 언제 지급돼?"}).json()
+    assert ans["fallback"].startswith("llm_deadline") and "30일" in ans["text"]
+    assert len(searches) == 1
+    assert ans["trace"]["warnings"][-1].startswith("served the extractive answer: llm_deadline"), ans["trace"]
+
+
 def test_the_breaker_opens_after_consecutive_failures_and_half_opens_after_cooldown():
     b = Breaker(failures_to_open=2, cooldown_s=0.2)
     b.failure()
@@ -172,12 +189,15 @@ def test_health_answers_while_every_worker_waits_on_a_hung_llm(server_index, hun
     try:
         while not server.started:
             time.sleep(0.05)
-        with concurrent.futures.ThreadPoolExecutor(45) as pool:
-            asks = [pool.submit(httpx.post, f"{base}/api/ask", json={"query": "성적장학금은 언제 지급돼?"}, timeout=30)
+        # clients built before any clock starts: httpx.post built one (an SSL context, ~0.1 s of CPU) per ask; the
+        # shared client still opens a connection per ask in flight
+        with concurrent.futures.ThreadPoolExecutor(45) as pool, httpx.Client(timeout=30) as client, \
+                httpx.Client(timeout=5) as prober:
+            asks = [pool.submit(client.post, f"{base}/api/ask", json={"query": "성적장학금은 언제 지급돼?"})
                     for _ in range(45)]
             time.sleep(1.0)  # the asks now hold the workers
             t0 = time.perf_counter()
-            health = httpx.get(f"{base}/health", timeout=5)
+            health = prober.get(f"{base}/health")
             took = time.perf_counter() - t0
             answers = [a.result() for a in asks]
         assert health.status_code == 200 and took < 1.0, took

@@ -9,14 +9,17 @@ request tries the LLM again (half-open) and closes it on success.
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from geunkeo.answer.base import Answer
 from geunkeo.config import Settings
-from geunkeo.engine import AnswerOptions, Engine
+from geunkeo.engine import AnswerOptions, Engine, SearchOptions
+from geunkeo.retrieve.base import SearchResult
+from geunkeo.trace import Trace
 
 
 class Breaker:
@@ -66,6 +69,8 @@ class Answering:
         self.on_fallback = on_fallback or (lambda reason: None)
         # LLM calls that outlive their deadline keep a worker until the LLM client's own timeout ends them
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="geunkeo-answer")
+        # built now, when the server starts: the first requests' deadlines are theirs to answer in, not to load in
+        index.prepare_answers()
 
     @property
     def uses_llm(self) -> bool:
@@ -81,12 +86,16 @@ class Answering:
             return self._extractive(query, k, "llm_circuit_open")
         deadline = deadline_s if deadline_s is not None else self.settings.server.ask_deadline_s
         llm_wait = deadline - fallback_reserve(deadline)
-        future = self._pool.submit(self.index.answer, query, AnswerOptions(k=k))
+        searched: Future[tuple[SearchResult, Trace]] = Future()
+        future = self._pool.submit(self._llm_answer, query, k, searched)
         try:
             ans = future.result(timeout=llm_wait)
         except FutureTimeout:
             self.breaker.failure()
-            return self._extractive(query, k, f"llm_deadline ({llm_wait:g} s of {deadline:g} s)")
+            reason = f"llm_deadline ({llm_wait:g} s of {deadline:g} s)"
+            if searched.done():  # the reserve is the fallback's: it answers over the hits already found
+                return self._extractive(query, k, reason, searched.result())
+            return self._extractive(query, k, reason)
         if ans.fallback:  # the pipeline itself fell back: the LLM was unreachable or failed
             self.breaker.failure()
             self.on_fallback("llm_error")
@@ -94,9 +103,22 @@ class Answering:
             self.breaker.success()
         return ans
 
-    def _extractive(self, query: str, k: int, reason: str) -> Answer:
+    def _llm_answer(self, query: str, k: int, searched: Future) -> Answer:
+        """Search, hand the hits (with a copy of the trace so far) to a fallback that may need them, then answer
+        with the configured answerer."""
+        res = self.index.search(query, options=SearchOptions(k=k))
+        searched.set_result((res, copy.deepcopy(res.trace)))
+        return self.index.answer_hits(query, res.hits[:k], AnswerOptions(k=k), plan=res.plan, trace=res.trace)
+
+    def _extractive(self, query: str, k: int, reason: str, searched: tuple[SearchResult, Trace] | None = None
+                    ) -> Answer:
         self.on_fallback(reason.split(" ")[0])
-        ans = self.index.answer(query, AnswerOptions(k=k, answerer="extractive"))
+        opts = AnswerOptions(k=k, answerer="extractive")
+        if searched is None:
+            ans = self.index.answer(query, opts)
+        else:
+            res, trace = searched
+            ans = self.index.answer_hits(query, res.hits[:k], opts, plan=res.plan, trace=trace)
         ans.fallback = reason
         ans.trace.warn(f"served the extractive answer: {reason}")
         return ans

@@ -14,6 +14,7 @@ is searched or asked through the same Python API as the CLI, and the result is r
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -68,6 +69,15 @@ class AskRequest(BaseModel):
     k: int = Field(5, ge=1, le=20)
 
 
+@functools.cache
+def page_templates() -> Jinja2Templates:
+    """The page templates, one set for every app of the process, the ask page's compiled now: it renders answers
+    under a deadline, and 4 first renders at once each compiled it."""
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.get_template("ask.html")
+    return templates
+
+
 def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir: str | Path | None = None) -> FastAPI:
     """An app serving one index (opened once, shared by all requests)."""
     import geunkeo
@@ -81,8 +91,7 @@ def create_app(index_dir: str | Path, settings: Settings | None = None, runs_dir
     app.state.settings, app.state.index, app.state.metrics = settings, index, metrics
     runs = runs_dir or settings.server.runs_dir
     app.state.runs_dir = Path(runs) if runs else None
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
-    app.state.templates = templates
+    app.state.templates = page_templates()
     from geunkeo.server.auth import KeyStore, db_path
 
     app.state.keys = KeyStore(db_path(settings))
