@@ -155,6 +155,9 @@ def test_the_queue_shows_questions_and_words_in_one_language(review):
         assert english not in case, english
     en = client.get("/review/r1/q1", params={"lang": "en"}).text
     assert "The automatic flag (CRITICAL) is right" in en and "결정 저장" not in en
+    # the review home goes straight to the one run with a queue, in the language it was asked in
+    moved = client.get("/review", params={"lang": "en"}, follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"] == "/review/r1?lang=en"
 
 
 def test_a_refused_save_keeps_the_form(review):

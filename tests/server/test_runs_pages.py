@@ -57,14 +57,14 @@ def test_compare_warns_when_runs_differ_and_lists_cases_in_one_run(runs):
     assert '<h1 id="compare-title">A base · B small 비교</h1>' in html  # the form's A/B order
     assert 'id="not-like-for-like"' in html
     assert "판정 기준이 다릅니다: A dev, B advanced" in html and "사례 수가 다릅니다: A 3개, B 2개" in html
-    assert '<h2 id="only-in-a">A에만 있는 사례 (1개)</h2>' in html and "<code>q1</code> (CRITICAL)" in html
+    assert '<h2 id="only-in-a">A에만 있는 사례 (1개)</h2>' in html and "<code>q1</code> (심각)" in html
     assert 'id="only-in-b"' not in html
 
 
 def test_compare_explains_a_flag_change_no_case_made(runs):
     html = runs[0].get("/runs/compare", params={"a": "base", "b": "small"}).text
     assert "두 실행에 모두 있는 사례 2개 중 0개 악화 · 0개 개선" in html
-    row = re.search(r"<tr><td>CRITICAL</td>.*?</tr>", html).group(0)
+    row = re.search(r"<tr><td>심각</td>.*?</tr>", html).group(0)
     # −1 in all: 0 among the shared cases, −1 from the case only in A; and the note says so
     assert row.endswith("<td>+0</td><td>-1</td></tr>") and 'id="unshared-note"' in html
 
@@ -137,8 +137,12 @@ def test_the_runs_list_speaks_one_language(runs):
     ko = client.get("/runs").text
     assert "<th>실행</th><th>평가 ID</th><th>사례 수</th>" in ko and '<a href="/runs/base?lang=ko">base</a>' in ko
     assert '<input type="hidden" name="lang" value="ko">' in ko
+    assert "<th>심각 / 주의 / 통과</th>" in ko and "CRITICAL" not in ko  # flag levels in words too
     en = client.get("/runs", params={"lang": "en"}).text
     assert "<th>run</th><th>eval id</th><th>cases</th>" in en and "평가 ID" not in en
+    assert "<th>CRITICAL / WARNING / PASSED</th>" in en
+    english_compare = client.get("/runs/compare", params={"a": "base", "b": "small", "lang": "en"}).text
+    assert "<code>q1</code> (CRITICAL)" in english_compare
 
 
 def test_a_run_that_did_not_finish_is_a_404_naming_the_run(runs):

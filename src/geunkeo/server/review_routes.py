@@ -72,7 +72,7 @@ def queue_items(q: ReviewQueue, level: str | None = None, reason: str | None = N
 def review_home(request: Request, who: Principal = Depends(require_role("reader"))):
     runs = [r for r in run_summaries(runs_root(request)) if r["has_queue"]]
     if len(runs) == 1:
-        return RedirectResponse(f"/review/{runs[0]['name']}", status_code=303)
+        return RedirectResponse(f"/review/{runs[0]['name']}?lang={page_lang(request)}", status_code=303)
     return render_page(request, "runs.html", page="review", runs=runs)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from geunkeo.answer.base import Answer, AnswerSentence
 from geunkeo.answer.codes import GateAction
+from geunkeo.evaluate.report.strings import LEVELS
 from geunkeo.server.strings import REVIEW, RUNS, UI, lang_of, reason_text
 
 _STATE = {GateAction.ANSWER: "answered", GateAction.WARN: "warn", GateAction.REGENERATE: "warn",
@@ -40,7 +41,8 @@ def render_page(request, name: str, **ctx):
     params = {k: v for k, v in request.query_params.items() if k != "lang"}
     other = urlencode({**params, "lang": "ko" if lang == "en" else "en"})
     return request.app.state.templates.TemplateResponse(request, name, {
-        "lang": lang, "t": ui(lang), "r": REVIEW[lang], "s": RUNS[lang], "other_lang_query": other, **ctx})
+        "lang": lang, "t": ui(lang), "r": REVIEW[lang], "s": RUNS[lang], "other_lang_query": other,
+        "lv": {level: words[lang] for level, words in LEVELS.items()}, **ctx})
 
 
 def _norm(text: str) -> str:
