@@ -517,7 +517,7 @@ class ExtractiveAnswerer(Answerer):
         cands: list[_Candidate] = []
         seen: set[str] = set()
         for r, units in units_by_hit.items():
-            # every sentence of a document is about what its title names ("2026학년도 2학기 수강신청 안내"): a
+            # every sentence of a document is about what its title names (a notice's term and topic): a
             # question word the title holds says little about which sentence answers, the others say more
             titled = title_terms(hits[r].chunk.title)
             own = {t: w * (_TITLE_TERM_WEIGHT if t in titled else 1.0) for t, w in weights.items()}

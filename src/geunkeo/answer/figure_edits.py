@@ -33,7 +33,7 @@ _EN_COPULA = re.compile(r"\b(?:is|are|was|were)\s+(?:only\s+|just\s+|about\s+|ar
 _RANGE = re.compile(r"\s?(?:[~∼–—-]|부터|에서)\s?")
 _STAND_INS = FIGURE_DATA["stand_ins"]
 _PERIOD_UNITS = frozenset(FIGURE_DATA["period_units"])
-# an English clause that cannot stand alone once the clause after it goes ("Under Article 5, …")
+# an English clause that cannot stand alone once the clause after it goes (an introductory "under …", "within …")
 _EN_INTRO = re.compile(r"\s*(?:under|according to|in|for|if|when|as|after|before|per|within|by|on|since|unless|once|"
                        r"following|during|from|at|with|without|upon|subject to|pursuant to|where|while|to|because|"
                        r"although|though|until|however|also|otherwise|then|finally|first|second|note|e\.g\.)\b", re.I)
@@ -117,7 +117,7 @@ class _Layout:
 
 def _stand_in(lay: _Layout, f: Figure, lang: str) -> tuple[int, int, str]:
     """The edit putting a phrase of what the figure counts in its place ("일정 기간", "a set amount"): its clause
-    carries the sentence. A range it ends or starts ("7월 1일~7월 5일") becomes a period; a floor is dropped, the
+    carries the sentence. A range it ends or starts (two dates joined by ~) becomes a period; a floor is dropped, the
     building before it stays."""
     s, words = lay.s, _STAND_INS[lang]
     if f.kind == "count" and f.unit == "floor":
@@ -136,7 +136,7 @@ def _stand_in(lay: _Layout, f: Figure, lang: str) -> tuple[int, int, str]:
         kind = "period" if f.unit in _PERIOD_UNITS else f.unit if f.unit in words else "count"
     else:
         kind = "ratio" if f.kind in ("percent", "fraction") else f.kind
-    if lang == "en" and s[end : end + 1] in ("'", "’"):  # "30 days' notice" → "a set period's notice"
+    if lang == "en" and s[end : end + 1] in ("'", "’"):  # a possessive duration ("N days' …") keeps its possessive
         return start, end + 1, words.get(kind, words["count"]) + s[end] + "s"
     return start, end, words.get(kind, words["count"])
 

@@ -9,8 +9,8 @@ Per sentence: extract entities (geunkeo.text.entities), check each against the `
 - an unsupported citation in parentheses is dropped, elsewhere it becomes "관련 규정" / "the relevant provision";
 - supported citations are kept with the cited article's text attached (REQ-003 citation grounding).
 - every figure (an amount, percentage, fraction, count or duration with its unit, date, clock time:
-  geunkeo.text.figures) must be one the contexts or the question give, compared by canonical value (250만 원 is
-  ₩2,500,000; a written weekday must agree with the date); an unsupported one goes with its clause
+  geunkeo.text.figures) must be one the contexts or the question give, compared by canonical value (an amount in
+  만/억 units is the same as in digits; a written weekday must agree with the date); an unsupported one goes with its clause
   (answer/figure_edits.py); where its clause carries the sentence a phrase of what it counts stands in ("일정
   기간", "a set amount"), and a sentence that said nothing but the figure goes. No contact advice follows.
 
@@ -296,7 +296,7 @@ class HallucinationFilter:
                         found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(en_kind, ""),
                                              e.item) if en_kind else None
                 if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
-                    # "Regulation 4.2.6" in a code whose chunks number it "4.2.6 Appeals." with no word: one numbering
+                    # a dotted regulation number cited with the word, in a code whose chunks write the number alone: one numbering
                     other = ("§" if e.article[0] == "R" else "R") + e.article[1:]
                     found = ctx.citation(other, e.paragraph, regs, kind_word, e.item)
                 if found is None:
@@ -484,7 +484,7 @@ def _glossed(sent: str, e: Entity, ctx: ContextIndex) -> int | None:
 
 def _glossed_place(sent: str, e: Entity, ctx: ContextIndex) -> bool:
     """Whether an English room or floor is glossed by a real Korean one in the brackets that close its clause
-    ("Room 317 on the 4th floor of Mirinae Hall (미리내관 4층 317호)")."""
+    (an English room and floor followed by the Korean building, floor and room in brackets)."""
     close = _GLOSS_PLACE_AFTER.match(sent, e.end)
     if close is None:
         return False

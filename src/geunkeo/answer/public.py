@@ -1,4 +1,4 @@
-"""What a user may read of an answer (issue 30 item 5): the served answer, its sources and the gate's reasons, but
+"""What a user may read of an answer (the injection part of issue 30): the served answer, its sources and the gate's reasons, but
 no text the answerer wrote that the filter, the verification or the gate rejected — an injected phone number, a
 contradiction, nonsense. The server shows `public_dict`; the rejected text goes to the server log only
 (`rejected_texts`). `Answer.to_dict` stays whole for evaluation runs and the CLI's operator.

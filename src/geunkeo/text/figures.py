@@ -4,7 +4,8 @@ A figure is an amount (value in base units and a currency), a percentage or frac
 10분의 3), a count or duration with its unit (durations in a base unit: 1년 = 12개월 = twelve months, 2주 = 14일),
 a date (year when written, month, day, weekday when written) or a clock time (minutes after midnight; 9시 with no
 오전/오후 is 9:00 or 21:00). Numbers written as words count too (two weeks, 세 달, 열흘). Two figures are the same
-claim when their canonical values are equal, however each text writes them: "₩2,500,000" is "250만 원".
+claim when their canonical values are equal, however each text writes them: an amount in won is the same in digits, in 만/억 units or
+with a currency sign.
 
 Not figures: article and item numbers (제3조, 제2호: citations are checked elsewhere), list numbering, years alone
 (2026년, in 2027), ordinals (3차, 2nd). Unit words, counters, number words and weekdays are data
