@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import geunkeo  # noqa: E402
 from geunkeo.answer.base import Answer  # noqa: E402
+from geunkeo.answer.extractive import INLINE_BULLET  # noqa: E402
 from geunkeo.answer.slots import NUMERIC_SLOTS, question_slots, sentence_slots  # noqa: E402
 from geunkeo.config import load_settings  # noqa: E402
 from geunkeo.corpus.reflow import ends_sentence  # noqa: E402
@@ -61,9 +62,6 @@ def _norm(text: str) -> str:
 
 _MARKER = re.compile(r"^(?:[-*+•·▪◦●○■□◆◇▶※]|[①-⑳]|\(?\d{1,2}[.)]|[가-하][.)]|<\d{1,3}>|#{1,6}|[Oo0](?=\s))\s*")
 _BOUNDARY = ".!?。:;)]>①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
-_INLINE_BULLET_BEFORE = re.compile(r"(?:^|\s)(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo]|0)$")
-# a bullet inside a line (a two-column page ran its points together) ends the point before it
-_INLINE_BULLET_NEXT = re.compile(r"^(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo]\s|0\s+\()")
 
 
 def whole_sentence(sentence: str, chunk_texts: list[str], extractive: bool) -> bool:
@@ -82,11 +80,15 @@ def whole_sentence(sentence: str, chunk_texts: list[str], extractive: bool) -> b
 
 
 def _unit_in(part: str, line: str) -> bool:
+    # a bullet inside a line (a two-column page ran its points together) bounds the points on either side of it,
+    # as the answerer splits them (answer/extractive.py)
+    bullets = list(INLINE_BULLET.finditer(line))
     for m in re.finditer(re.escape(part), line):
         before = line[: m.start()].rstrip()
-        starts = not before or before[-1] in _BOUNDARY or bool(_INLINE_BULLET_BEFORE.search(before))
+        starts = not before or before[-1] in _BOUNDARY or any(b.end() == m.start() for b in bullets)
         rest = line[m.end():].lstrip()
-        ends = m.end() == len(line) or ends_sentence(part) or rest[:1] in ("(", "[") or bool(_INLINE_BULLET_NEXT.match(rest))
+        ends = (m.end() == len(line) or ends_sentence(part) or rest[:1] in ("(", "[")
+                or any(b.start() == m.end() for b in bullets))
         if starts and ends:
             return True
     return False

@@ -61,6 +61,11 @@ class ContextDoc:
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)  # (reg_key, article) → evidence snippet
     mentioned: dict[tuple[str, str], set[int]] = field(default_factory=dict)  # paragraphs named in references
 
+    @property
+    def full(self) -> str:
+        """The chunk's title, location and text: what an answer may quote of it."""
+        return f"{self.chunk.title}\n{self.chunk.location}\n{self.chunk.text}"
+
 
 class ContextIndex:
     """Everything the filter checks answers against, built once per answer from the context chunks."""
@@ -84,14 +89,14 @@ class ContextIndex:
         text = extracted_text(chunk.text)
         if text != chunk.text:
             chunk = replace(chunk, text=text)
-        full = f"{chunk.title}\n{chunk.location}\n{text}"
+        doc = ContextDoc(n=n, chunk=chunk, names=chunk_names(chunk))
+        full = doc.full
         self.texts.append(full.casefold())
         for e in extract_contacts(full):
             if not e.placeholder:
                 self.contacts.setdefault(_ckey(e), (e.text, n))
         for e in extract_departments(full, self.known_departments):
             self.departments.setdefault(e.norm, n)
-        doc = ContextDoc(n=n, chunk=chunk, names=chunk_names(chunk))
         doc.articles, headings = own_articles(chunk)
         for key, art_text in doc.articles.items():
             doc.paragraphs[key] = paragraph_numbers(chunk, key, art_text)
@@ -281,7 +286,7 @@ class ContextIndex:
         if self._figures is None:
             self._figures = FigureIndex()
             for d in self.docs:
-                self._figures.add(f"{d.chunk.title}\n{d.chunk.location}\n{d.chunk.text}", d.n)
+                self._figures.add(d.full, d.n)
             if self._question:
                 self._figures.add(self._question, 0)
         return self._figures.support(f)

@@ -169,17 +169,17 @@ def _pieces(sents: list[str], bulleted: bool) -> list[tuple[str, bool]]:
 # a bullet inside a line: a two-column or outline page the extraction ran together ("… 효과 · 누적 조회수 …",
 # "… 추진 o (재정 …)", "… 확대 > 2018년 …"); a spaced middle dot also joins two nouns ("양도 · 대여"), so only a long
 # run is split and only into pieces that stand as phrases
-_INLINE_BULLET = re.compile(r"\s(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo](?=\s+[가-힣(\d])|0(?=\s+\())\s+")
+INLINE_BULLET = re.compile(r"\s(?:[·▶▷■□○●◦※>]|=>|ㅇ|[Oo](?=\s+[가-힣(\d])|0(?=\s+\())\s+")
 _LONG_RUN, _MIN_PIECE = 90, 12
 
 
 def _inline_items(sent: str) -> list[str]:
     """A long sentence split at the bullets inside it, each piece at least `_MIN_PIECE` characters (a shorter one
     stays with the piece before it); a short sentence as it is."""
-    if len(sent) < _LONG_RUN or not _INLINE_BULLET.search(sent):
+    if len(sent) < _LONG_RUN or not INLINE_BULLET.search(sent):
         return [sent]
     pieces: list[str] = []
-    for piece in _INLINE_BULLET.split(sent):
+    for piece in INLINE_BULLET.split(sent):
         piece = piece.strip()
         if pieces and (len(piece) < _MIN_PIECE or len(pieces[-1]) < _MIN_PIECE):
             pieces[-1] = f"{pieces[-1]} {piece}"

@@ -14,10 +14,11 @@ from importlib import resources
 
 # the units a count question asks in ("몇 학기", "몇 번")
 _COUNT_UNITS = ("개", "명", "번", "회", "학기", "학점", "년", "건", "곳", "가지", "차례", "시간", "주")
+# the words of a question about money (with "얼마" they ask an amount)
+_MONEY_WORDS = r"금액|비용|가격|요금|수수료|보험료|납부액|지원금|장학금액|한도|자본금|액수|how much|cost|fee|price|amount|premium"
 # question cue -> slot; the English cues are matched on the lowercased question
 _QUESTION = {
-    "amount": re.compile(r"얼마|금액|비용|가격|요금|수수료|보험료|납부액|지원금|장학금액|한도|자본금|액수|"
-                         r"how much|cost|fee|price|amount|premium|limit", re.I),
+    "amount": re.compile(rf"얼마|{_MONEY_WORDS}|limit", re.I),
     # a length of time, not a point in it: "how long", "얼마나 오래/걸려", "기간은 얼마"
     "duration": re.compile(r"얼마\s?(?:나|동안)?\s?(?:오래|걸리|걸려|소요)|기간(?:은|이)?\s?(?:얼마|최대|최장)|"
                            r"how long|for how many (?:days|weeks|months|years|semesters)", re.I),
@@ -77,8 +78,7 @@ def asks_several(question: str) -> bool:
     return len(_ASKING.findall(question)) >= 2 or any(m in low for m in _PART_MARKERS)
 
 
-_MONEY = re.compile(r"금액|비용|가격|요금|수수료|보험료|납부액|지원금|장학금액|한도|자본금|액수|원|"
-                    r"how much|cost|fee|price|amount|premium", re.I)
+_MONEY = re.compile(rf"{_MONEY_WORDS}|원", re.I)
 
 
 def question_slots(question: str) -> list[str]:
