@@ -101,6 +101,12 @@ def test_an_english_question_counts_its_focus_and_is_withheld_when_the_top_chunk
                        "the Company receives the request. The policyholder may apply for termination at any time.")
     res = assess("How many semesters of leave of absence can I take, and where do I apply?", _hits(terms))
     assert res.unmatched == ["semesters"]
+    # the asker is told the answer could not be confirmed, not that the documents are silent on it
+    ans = answer_hits("How many semesters of leave of absence can I take, and where do I apply?", _hits(terms),
+                      build_parts(Settings()))
+    assert ans.gate.action == "escalate"
+    assert ans.text.startswith("An answer to this could not be confirmed in the documents")
+    assert "do not say" not in ans.text
 
 
 LICENCE = Chunk("bank#3", "bank", "은행업 인가 심사 기준",

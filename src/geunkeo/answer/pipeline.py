@@ -44,9 +44,11 @@ ESCALATION = {
     "en": "The retrieved documents are not enough to answer this question reliably. Please contact the "
           "responsible office directly.",
 }
+# "not confirmed", not "not there": the check withholds when it cannot confirm an answer (a question in another
+# language than the documents, a figure it cannot find), which is no proof the documents are silent
 NOT_FOUND_IN_DOCS = {
     "ko": "제공된 문서에서 이 질문에 대한 내용은 확인되지 않습니다.",
-    "en": "The documents do not say this; no answer is given rather than a guess.",
+    "en": "An answer to this could not be confirmed in the documents; none is given rather than a guess.",
 }
 SOURCES = {"ko": "참고할 수 있는 문서:", "en": "Documents that may help:"}
 
