@@ -118,6 +118,7 @@ def score(ans: Answer, gold_docs: set[str], ref_facts: set[str] | None) -> dict:
         "gate": ans.gate.action if ans.gate else None,
         "served_by": ans.answerer + (" (fallback)" if ans.fallback else ""),
         "reasons": ans.gate.reasons if ans.gate else [],
+        "checks": ans.gate.checks if ans.gate else {},
     }
 
 

@@ -269,6 +269,7 @@ POSITIVE = {"overlap", "overlap_raw", "overlap_rare", "bigrams", "overlap_relati
 NEGATIVE = {"asks_figure_lacks", "other_member", "garble", "cut_start", "other_unit", "dangling", "lead_in",
             "best_asks_figure_lacks", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
             "number_missing", "rules_unmatched", "proper_missing", "proper_unindexed"}
+ZEROED: set[str] = set()  # features held at weight 0 (--zero: an ablation on the same data and folds)
 
 
 def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, c: float, names: tuple[str, ...]) -> Logistic:
@@ -288,8 +289,8 @@ def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, c: float, names: tupl
         g = w * (p - y)
         return float(value), np.concatenate([[g.sum()], z.T @ g + theta[1:] / c])
 
-    bounds = [(None, None)] + [(0, None) if n in POSITIVE else (None, 0) if n in NEGATIVE else (None, None)
-                               for n in names]
+    bounds = [(None, None)] + [(0, 0) if n in ZEROED else (0, None) if n in POSITIVE else (None, 0) if n in NEGATIVE
+                               else (None, None) for n in names]
     theta = minimize(loss, np.zeros(len(names) + 1), jac=True, method="L-BFGS-B", bounds=bounds).x
     return Logistic(mean, scale, theta[1:], float(theta[0]))
 
@@ -460,7 +461,10 @@ def main(argv: list[str] | None = None) -> int:
                          "costs this many withheld answerable questions (0: use --budget)")
     ap.add_argument("--drop-lookalikes", action=argparse.BooleanOptionalAction, default=False,
                     help="also teach the head with each answerable question's contexts less the units that answer it")
+    ap.add_argument("--zero", nargs="*", default=[], choices=[*FEATURES, *QUESTION_FEATURES], metavar="FEATURE",
+                    help="hold these features' weights at 0 (an ablation: the same data, folds and threshold rule)")
     args = ap.parse_args(argv)
+    ZEROED.update(args.zero)
 
     cache = args.features_cache
     key = [*FEATURES, *QUESTION_FEATURES, *map(str, args.draws)]

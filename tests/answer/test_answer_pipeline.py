@@ -6,6 +6,7 @@ import pytest
 from llm_double import ScriptedLLM
 
 from geunkeo.answer import answer_hits
+from geunkeo.answer.answerability import AbsentWord
 from geunkeo.answer.base import Answer, AnswerSentence, Citation, FilterReport
 from geunkeo.answer.extractive import ExtractiveAnswerer
 from geunkeo.answer.gate import decide, retrieval_confidence
@@ -302,6 +303,26 @@ def test_gate_decisions():
                   unit_confidence=(0.6, 0.4)).action == "answer"
     generic_only = _answer([AnswerSentence(CONTACT, generic=True)], hits)
     assert decide(generic_only, s, can_regenerate=False, confidence=ok).action == "escalate"
+
+
+def test_a_rare_question_word_no_cited_passage_holds_but_another_does_withholds_the_answer():
+    cited = AnswerSentence("가", [Citation(1, "a", "a")])
+    hits, ok = _hits(), (0.8, {})
+    absent = lambda a: [AbsentWord("호박마켓", 0.95, True), AbsentWord("광고", 0.2, True)]  # noqa: E731
+    off = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3,
+                         gate_max_cited_absent_rarity=None)
+    recorded = decide(_answer([cited], hits), off, can_regenerate=True, confidence=ok, absent=absent)
+    assert recorded.action == "answer" and recorded.checks["cited_absent_rarity"] == 0.95
+    on = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3,
+                        gate_max_cited_absent_rarity=0.9)
+    held = decide(_answer([cited], hits), on, can_regenerate=True, confidence=ok, absent=absent)
+    assert held.action == "escalate"
+    assert held.reasons == ["not_answered: the passages quoted do not mention 호박마켓, which other documents found do"]
+    # a word no other passage holds, or no chunk of the index (a typo, slang), or a common one: served
+    for words in ([AbsentWord("호박마켓", 0.95, False)], [AbsentWord("호박마켓", 1.0, True)],
+                  [AbsentWord("광고", 0.2, True)]):
+        assert decide(_answer([cited], hits), on, can_regenerate=True, confidence=ok,
+                      absent=lambda a, w=words: w).action == "answer"
 
 
 def test_parse_cited_reads_markdown_and_citation_styles():

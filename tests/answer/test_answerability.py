@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import geunkeo
-from geunkeo.answer.answerability import assess, question_focus
+from geunkeo.answer.answerability import AbsentWord, absent_from_cited, assess, question_focus
 from geunkeo.answer.parts import build_parts
 from geunkeo.answer.pipeline import answer_hits
 from geunkeo.config import Settings
@@ -184,3 +184,32 @@ def test_an_article_item_is_no_series_member_and_counts_compare_as_numbers():
     cohort = Chunk("cohort#p1", "cohort", "청년 인턴", "02기 인턴은 2024년에 선발되었다.", "p.1")
     assert other_members("2기 인턴은 언제 뽑았어?", _hits(cohort)) == []
     assert other_members("3기 인턴은 언제 뽑았어?", _hits(cohort)) != []
+
+
+MARKET = Chunk("ads#p3", "ads", "중고거래 앱 광고 사례",
+               "번개마켓 캠페인: 티저 광고 조회 수 120만, 본편 조회 수 480만을 기록했다.", "광고 사례 > 성과")
+
+
+def test_a_rare_question_word_the_quoted_passage_lacks_is_reported_rarest_first():
+    rarity = {"호박마켓": 0.9, "캠페인": 0.3, "티저": 0.7, "광고": 0.2, "조회": 0.3}
+    other = Chunk("ads#p9", "ads", "중고거래 앱 광고 사례", "호박마켓은 이용률이 높다.", "광고 사례 > 이용")
+    absent = absent_from_cited("호박마켓 캠페인의 티저 광고 조회 수는 얼마야?", _hits(MARKET), rarity, others=_hits(other))
+    assert absent == [AbsentWord("호박마켓", 0.9, True)]  # 캠페인, 티저, 광고, 조회 are quoted; 얼마 asks, 수 is generic
+    assert absent_from_cited("호박마켓 캠페인은?", _hits(MARKET), rarity) == [AbsentWord("호박마켓", 0.9, False)]
+
+
+def test_words_of_the_question_held_by_the_quoted_title_or_location_are_not_absent():
+    hits = _hits(LEAVE)
+    assert absent_from_cited("신입생 휴학은 몇 학기까지야?", hits, {"휴학": 0.6}) == []
+    assert absent_from_cited("학칙의 일반휴학은?", hits, {}) == []  # 학칙: the title
+    assert absent_from_cited("학칙의 일반휴학 조항은?", hits, {}) == [AbsentWord("조항", 0.5, False)]  # unknown: middling
+
+
+def test_an_expansion_quoted_stands_for_the_askers_word():
+    sources = {"관리비": "slang:기숙사비→관리비"}
+    assert absent_from_cited("기숙사비 얼마?", _hits(DORM), {"기숙사비": 1.0}, sources) == []
+    assert absent_from_cited("기숙사비 얼마?", _hits(DORM), {"기숙사비": 1.0}) == [AbsentWord("기숙사비", 1.0, False)]
+
+
+def test_a_question_in_another_language_than_the_quoted_passages_is_not_judged():
+    assert absent_from_cited("How much is the dormitory fee at Pumpkin Hall?", _hits(DORM), {}) == []

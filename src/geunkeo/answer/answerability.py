@@ -165,6 +165,58 @@ def other_members(query: str, top: list[Hit]) -> list[str]:
             for counter, numbers in asked.items() if said.get(counter) and not said[counter] & numbers]
 
 
+def topic_words(query: str) -> list[str]:
+    """The asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss); not
+    question words or generic nouns. "경제적으로 뭐가 달라짐?": a noun made a modifier by 적 says how, not what about."""
+    return [t for t in dict.fromkeys(get_analyzer().terms(query))
+            if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))
+            and not (HANGUL.search(t) and re.search(rf"(?<![가-힣]){re.escape(t)}적(?:으로|인|이다|이)", query))]
+
+
+UNKNOWN_RARITY = 0.5  # a term the index's rarity does not cover counts as middling
+UNINDEXED = 0.999  # VectorStore.term_rarity of a term no chunk holds is 1.0
+
+
+@dataclass(frozen=True)
+class AbsentWord:
+    """A topic word of the question that no passage the answer quotes holds."""
+
+    term: str
+    rarity: float  # in the index (VectorStore.term_rarity): 1.0 = no chunk holds it
+    elsewhere: bool  # a retrieved passage the answer does not quote holds it
+
+
+def absent_from_cited(query: str, cited: list[Hit], rarity: dict[str, float] | None,
+                      term_sources: dict[str, str] | None = None, others: list[Hit] | None = None) -> list[AbsentWord]:
+    """The question's topic words that no passage the answer quotes holds (in its title, location or text), rarest
+    first, each saying whether one of the `others` (retrieved, not quoted) holds it.
+
+    The top chunks may hold every word of a look-alike question between them while the passage quoted is about
+    another company, country or act: a rare word of the question missing from what is quoted, though the
+    retrieval found it elsewhere, says the answer is about something else. Words an expansion of the query plan
+    stood in for, when the expansion is quoted, are not missing; a question in another language than the quoted
+    passages is not judged here ([])."""
+    if not cited or any(h.chunk.lang not in (question_lang_of(query), "mixed") for h in cited):
+        return []
+    flat = _flat(cited)
+    found = frozenset().union(*(title_terms(f"{h.chunk.title} {h.chunk.location} {h.chunk.text}") for h in cited))
+    stood_for = {source_word(src) for e, src in (term_sources or {}).items()
+                 if src != "query" and re.sub(r"\s+", "", e).lower() in flat}
+    absent = [t for t in topic_words(query) if t.lower() not in flat and not compound_holds(t, found)
+              and not any(t in w for w in stood_for)]
+    rare, rest = rarity or {}, _flat(others or [])
+    words = [AbsentWord(t, round(rare.get(t, UNKNOWN_RARITY), 4), t.lower() in rest) for t in absent]
+    return sorted(words, key=lambda w: -w.rarity)
+
+
+def _flat(hits: list[Hit]) -> str:
+    return re.sub(r"\s+", "", " ".join(f"{h.chunk.title} {h.chunk.location} {h.chunk.text}" for h in hits)).lower()
+
+
+def question_lang_of(query: str) -> str:
+    return "en" if detect_lang(query) == "en" else "ko"
+
+
 def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
            term_sources: dict[str, str] | None = None, top_chunks: int = TOP_CHUNKS) -> Answerability:
     """How much of what `query` is about the top chunks contain (score 1 = all of it, 0 = none), and what is
@@ -180,11 +232,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     top = [h for h in hits if h.chunk.lang == src][:top_chunks] if src else hits[:top_chunks]
     if not top:
         return Answerability(0.0, {})
-    # the asker's topic words: nouns, numbers and foreign words (verbs are paraphrased too freely to miss)
-    # "경제적으로 뭐가 달라짐?": a noun made a modifier by 적 says how, not what about
-    own = [t for t in dict.fromkeys(get_analyzer().terms(query))
-           if t not in QUESTION_TERMS and t not in _GENERIC and not (HANGUL.search(t) and t.endswith("다"))
-           and not (HANGUL.search(t) and re.search(rf"(?<![가-힣]){re.escape(t)}적(?:으로|인|이다|이)", query))]
+    own = topic_words(query)
     if all(h.chunk.lang not in (qlang, "mixed") for h in top):
         if not terms:  # no query plan to translate with: not judged here
             return Answerability(1.0, {"cross_lingual_unchecked": 1.0})

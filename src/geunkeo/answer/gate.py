@@ -23,7 +23,9 @@ coverage below threshold, or a cited chunk of a superseded version (retrieve/ver
 
 from __future__ import annotations
 
-from geunkeo.answer.answerability import Answerability, source_word
+from collections.abc import Callable
+
+from geunkeo.answer.answerability import UNINDEXED, AbsentWord, Answerability, source_word
 from geunkeo.answer.base import (
     Answer,
     GateDecision,
@@ -128,8 +130,11 @@ def _rank_past(rank: int, retriever: str, set_aside: list[Hit]) -> int:
 def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
            confidence: tuple[float, dict[str, float]] | None = None,
            answerability: Answerability | None = None,
-           unit_confidence: tuple[float, float] | None = None) -> GateDecision:
-    """The gate's decision for a filtered answer (`confidence` may be passed in to avoid recomputing it)."""
+           unit_confidence: tuple[float, float] | None = None,
+           absent: Callable[[Answer], list[AbsentWord]] | None = None) -> GateDecision:
+    """The gate's decision for a filtered answer (`confidence` may be passed in to avoid recomputing it).
+    `absent` gives the question's words that no passage the answer cites holds, with their rarity in the index
+    (answer/answerability.py `absent_from_cited`)."""
     conf, parts = confidence if confidence is not None else retrieval_confidence(answer.query, answer.contexts)
     coverage = citation_coverage(answer.sentences) or 0.0
     removed = len(answer.filter_report.removed)
@@ -157,6 +162,9 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
         if settings.withhold_by in ("ranker", "both") and prob < threshold:
             return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: no passage of the top documents states what was "
                                              f"asked (best {prob:.2f} < {threshold:.2f})"], checks)
+    quoted = _quoted_check(answer, settings, checks, absent)
+    if quoted is not None:
+        return quoted
     if answerability is not None and settings.withhold_by in ("rules", "both"):
         checks["answerability"] = answerability.score
         checks.update({f"answerability_{k}": v for k, v in answerability.parts.items()})
@@ -191,7 +199,7 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     if verify_action == GateAction.REGENERATE:
         return GateDecision(GateAction.REGENERATE, reasons, checks)
     # a cited chunk of a version not in force (retrieve/versions.py): the answer may state a rule that changed
-    outdated = superseded_cited(_cited_hits(answer))
+    outdated = superseded_cited(cited_hits(answer))
     checks["superseded_cited"] = float(len(outdated))
     if outdated:
         reasons.append(f"{SUPERSEDED_CITED}: {', '.join(dict.fromkeys(outdated))} is not the version in force")
@@ -200,7 +208,25 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     return GateDecision(GateAction.ANSWER, reasons, checks)
 
 
-def _cited_hits(answer: Answer) -> list[Hit]:
+def _quoted_check(answer: Answer, settings: AnswerSettings, checks: dict[str, float],
+                  absent: Callable[[Answer], list[AbsentWord]] | None) -> GateDecision | None:
+    """Withhold when a word of the question that the index knows, as rare as
+    `answer.gate_max_cited_absent_rarity`, is in no passage the answer cites but in another passage retrieved: the
+    quoted passage is about another company, country, act or period than the one asked about. (A word no chunk
+    holds is as often a typo or slang as a name the documents lack: not counted.)"""
+    if absent is None:
+        return None
+    limit = settings.gate_max_cited_absent_rarity
+    known = [w for w in absent(answer) if w.elsewhere and w.rarity < UNINDEXED]
+    checks["cited_absent_rarity"] = known[0].rarity if known else 0.0
+    if limit is None or not known or known[0].rarity < limit:
+        return None
+    named = ", ".join(w.term for w in known if w.rarity >= limit)
+    return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: the passages quoted do not mention {named}, "
+                                             "which other documents found do"], checks)
+
+
+def cited_hits(answer: Answer) -> list[Hit]:
     """The contexts the answer's sentences cite, once each."""
     ns = dict.fromkeys(c.n for s in answer.sentences for c in s.citations)
     return [answer.contexts[n - 1] for n in ns if 0 < n <= len(answer.contexts)]

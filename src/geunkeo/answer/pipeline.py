@@ -16,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from geunkeo.answer.answerability import Answerability, assess
+from geunkeo.answer.answerability import AbsentWord, Answerability, absent_from_cited, assess
 from geunkeo.answer.base import Answer, AnswerSentence, GateDecision, SentenceCheck, Verification
 from geunkeo.answer.cited import citation_for, render
 from geunkeo.answer.codes import GateAction, GateReason
 from geunkeo.answer.extractive import RankedUnits, question_lang, readable
 from geunkeo.answer.filter import HallucinationFilter
-from geunkeo.answer.gate import NOT_ANSWERED, decide, retrieval_confidence
+from geunkeo.answer.gate import NOT_ANSWERED, cited_hits, decide, retrieval_confidence
 from geunkeo.answer.parts import AnswerParts, build_parts
 from geunkeo.answer.slots import field_label
 from geunkeo.answer.unit_ranker import UnitRanker, intrinsic
@@ -79,12 +79,17 @@ def answer_hits(query: str, hits: list[Hit], parts: AnswerParts | None = None, *
         conf = retrieval_confidence(query, hits, terms, term_sources)
         able = assess(query, hits, terms, term_sources)
         unit = unit_confidence(ranked, extractive.ranker, hits, parts.settings, rarity, able)
+        def absent(a: Answer) -> list[AbsentWord]:
+            quoted = cited_hits(a)
+            return absent_from_cited(query, quoted, rarity, term_sources, [h for h in hits if h not in quoted])
+
         gate = decide(ans, parts.settings, can_regenerate=ans.answerer == "llm", confidence=conf,
-                      answerability=able, unit_confidence=unit)
+                      answerability=able, unit_confidence=unit, absent=absent)
     trace.decide("answer.gate", gate.action, reasons=gate.reasons, checks=gate.checks)
     if gate.action == GateAction.REGENERATE:
         ans, gate = _regenerate(query, ans, gate, check, lambda a: decide(
-            a, parts.settings, can_regenerate=False, confidence=conf, answerability=able, unit_confidence=unit))
+            a, parts.settings, can_regenerate=False, confidence=conf, answerability=able, unit_confidence=unit,
+            absent=absent))
     return _finish(ans, gate, hits, trace)
 
 
