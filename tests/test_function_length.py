@@ -16,7 +16,6 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "geunkeo"
 LIMIT = 80
 
 KNOWN_LONG = {
-    "answer/edits.py::rewrite_sentence": 214,
     "answer/filter.py::HallucinationFilter._check": 88,
 }
 
