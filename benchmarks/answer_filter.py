@@ -8,6 +8,13 @@ over-removal counts on the written test set (tests/answer/data/filter_cases.json
 
 With several --heldout files, each set gets a row and a pooled row adds them up.
 
+With --baseline-out FILE, the counts of the in-sample set and of every --heldout set are written to FILE: the
+baseline tests/answer/test_filter_all_sets.py holds the filter to (no set may leak or over-remove more). After a
+fix, or when sets are added, regenerate it over all sets:
+
+    PYTHONPATH=src .venv/bin/python benchmarks/answer_filter.py --runs 1 --quiet-items \
+        --heldout benchmarks/data/filter_heldout*.json --baseline-out tests/answer/data/filter_baseline.json
+
 With --scaling, degenerate answers (one sentence repeating an invented office, phone or citation 1,000 and
 4,000 times, as a looping LLM writes) are filtered once each: seconds per size and the 4,000 / 1,000 ratio
 (4 is linear; at 7a2c6a1 it was 15–16, and 4,000 phones took 58 s).
@@ -147,6 +154,25 @@ def test_set(path: Path = CASES) -> dict:
             "leaked_items": leaked, "over_removed_items": over}
 
 
+# the counts of one set the baseline records: its size, and how many invented items leaked and legitimate ones went
+BASELINE_COUNTS = ("cases", "invented_items", "leaked", "legit_items", "legit_removed")
+
+
+def baseline_counts(result: dict) -> dict[str, int]:
+    """The counts of a `test_set` result that the baseline (--baseline-out) records."""
+    return {k: result[k] for k in BASELINE_COUNTS}
+
+
+def _write_baseline(path: Path, out: dict) -> None:
+    sets = {CASES.name: baseline_counts(out["test_set"])}
+    sets.update((name, baseline_counts(r)) for name, r in out.get("heldout", {}).items())
+    doc = {"about": "Per filter case set: cases, invented items and how many leaked, legitimate items and how many "
+                    "were removed. Written by benchmarks/answer_filter.py --baseline-out (see its docstring); read "
+                    "by tests/answer/test_filter_all_sets.py.",
+           "sets": sets}
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def _pooled(results: list[dict]) -> dict:
     """The counts of several sets added up (leaked and removed items are not repeated)."""
     keys = ("cases", "exact_outputs", "invented_items", "leaked", "legit_items", "legit_removed")
@@ -259,6 +285,8 @@ def main() -> int:
                          "the in-sample set: one row per set and, with several, a pooled row")
     ap.add_argument("--quiet-items", action="store_true", help="held-out sets: counts only, no leaked/removed items")
     ap.add_argument("--scaling", action="store_true", help="also time degenerate answers at two sizes")
+    ap.add_argument("--baseline-out", type=Path, help="write the per-set counts (in-sample and --heldout sets) to "
+                                                       "this file: the baseline of tests/answer/test_filter_all_sets.py")
     args = ap.parse_args()
     out = {"latency": latency(args.runs), "test_set": test_set()}
     if args.scaling:
@@ -270,6 +298,8 @@ def main() -> int:
             out["heldout_pooled"] = _pooled(list(out["heldout"].values()))
     if args.gate_index:
         out["gate"] = gate_calibration(args.gate_index, args.gold)
+    if args.baseline_out:
+        _write_baseline(args.baseline_out, out)
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 
 from geunkeo.answer.clauses import salvage_head, salvage_tail
 from geunkeo.answer.rewrite import (
@@ -24,8 +26,9 @@ from geunkeo.answer.rewrite import (
 )
 from geunkeo.text.entities import (
     GENERIC_OFFICES,
-    ROOM,
+    ContactForm,
     Entity,
+    contact_form,
     extract_citations,
     extract_contacts,
     extract_departments,
@@ -326,7 +329,7 @@ def _real_room_after(s: str, street: Entity, near: _Neighbours) -> bool:
     if gap is None:
         return False
     start = street.end + gap.end()
-    rooms = [c for c in extract_contacts(s[start : start + 40]) if c.norm.startswith(ROOM)]
+    rooms = [c for c in extract_contacts(s[start : start + 40]) if contact_form(c) is ContactForm.ROOM]
     return bool(rooms) and rooms[0].start == 0 and not near.covering(start + 1)
 
 
@@ -380,220 +383,395 @@ def _delete_span(s: str, e: Entity) -> tuple[int, int]:
     return start, end
 
 
-def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> tuple[str, bool, bool, dict[int, str]]:
-    """(new sentence, replace whole sentence?, append contact sentence?, replacement per entity id)."""
-    phrases = PHRASES[lang]
-    edits: list[tuple[int, int, str]] = []
-    repl: dict[int, str] = {}
-    needs_contact = False
-    every = list(bad)  # the passes below take items out of `bad`; a salvaged clause is rewritten for all of them
-    # an invented alternative "…, or the Student Wellness Department at 02-555-0199" / "또는 지급심사부(02-…)" goes
-    # whole, with its separator: the real office and number before it stay
-    for dept, contact, span in _alternative_items(s, bad):
-        edits.append((*span, ""))
-        repl[id(dept)] = repl[id(contact)] = ""
-        bad = [x for x in bad if x is not dept and x is not contact]
-    # "the Office of International Student Services' Visa Compliance Unit at +1 …": the invented sub-unit and its
-    # number go, the real office before the possessive carries the sentence
-    for dept, contact, span in _invented_sub_units(s, bad):
-        edits.append((*span, ""))
-        repl[id(dept)] = ""
-        repl[id(contact)] = phrases["contact"]
-        needs_contact = True
-        bad = [x for x in bad if x is not dept and x is not contact]
-    for contact, span in _invented_siblings(s, bad):
-        edits.append((*span, ""))
-        repl[id(contact)] = phrases["contact"]
-        needs_contact = True
-        bad = [x for x in bad if x is not contact]
+# (new sentence, replace whole sentence?, append contact sentence?, replacement per entity id)
+Rewritten = tuple[str, bool, bool, dict[int, str]]
+# one planned edit: s[start:end] becomes the text
+_Cut = tuple[int, int, str]
+
+
+def rewrite_sentence(s: str, bad: list[Entity], lang: str) -> Rewritten:
+    """(new sentence, replace whole sentence?, append contact sentence?, replacement per entity id).
+
+    The span operations run in a fixed order: invented list items that pair an office with its contact go first
+    (`_drop_list_items`), then items in brackets (`_drop_aside`), then each remaining item in sentence order: a
+    contact is cut with the words that introduce it (`_cut_contact`), or takes its clause or the whole sentence
+    with it; a department or citation gives way to a generic phrase (`_substitute`)."""
+    plan = _Plan(s, lang, list(bad))  # a salvaged clause is rewritten for every item, not only the loose ones
+    bad = _drop_list_items(plan, bad)
     groups: dict[tuple[int, int], list[Entity]] = {}
     loose: list[Entity] = []
     for e in bad:
         g = _paren_group(s, e.start, e.end)
         (groups.setdefault(g, []) if g else loose).append(e)
-    for (gs, ge), items in groups.items():
-        inner = s[gs + 1 : ge - 1]
-        for e in sorted(items, key=lambda x: -x.start):
-            inner = inner[: e.start - gs - 1] + inner[e.end - gs - 1 :]
-        inner = re.sub(r"참조|참고|see|cf\.?|according to|under|per", " ", inner, flags=re.I)
-        if residual_is_empty(inner):
-            if gs > 0 and s[gs - 1] == " " and ge < len(s) and re.match(r"[가-힣]", s[ge]):
-                gs -= 1  # "팀 (…)에서" → "팀에서": the particle re-attaches to its noun
-            edits.append((gs, ge, ""))
-            for e in items:
-                repl[id(e)] = phrases["contact"] if e.is_contact else ""
-                needs_contact |= e.is_contact
-        else:
-            for e in items:
-                a, b = _delete_span(s, e)
-                edits.append((a, b, ""))
-                repl[id(e)] = phrases["contact"] if e.is_contact else ""
-                needs_contact |= e.is_contact
+    for span, items in groups.items():
+        _drop_aside(plan, span, items)
     near = _Neighbours(bad)
-
-    def cut(e: Entity, a: int, b: int, text: str = "") -> None:
-        """An invented contact goes with s[a:b] (its label, separator or clause); the contact sentence follows."""
-        nonlocal needs_contact
-        edits.append((a, b, text))
-        repl[id(e)] = phrases["contact"]
-        needs_contact = True
-
     for e in loose:
-        if e.is_contact:
-            pair = _KO_PAIR_BEFORE.search(s, max(0, e.start - 60), e.start) if lang == "ko" else None
-            nxt_pair = _KO_PAIR_AFTER.match(s, e.end) if pair else None
-            if pair and nxt_pair and not near.starting_in(pair.start("topic"), e.start, e):
-                # "기숙사 문의는 <invented>, 수강정정 문의는 063.471.5530로 하세요": the invented pair goes whole
-                cut(e, pair.start("topic"), nxt_pair.end())
-                continue
-            number = _real_number_before(s, e, near) if e.norm.startswith("ext") else None
-            if number is not None:  # "call 0330 118 4402 ext. 318": the real number stays, its extension goes
-                cut(e, number, e.end)
-                continue
-            nxt = s[e.end :]
-            a, b = _delete_span(s, e)
-            attached = bool(re.match(r"[가-힣A-Za-z0-9]", nxt)) or bool(
-                re.match(r"\s+(?![,/·;]|또는|or\b|및|and\b|\[\d)", nxt) and not re.match(r"\s*$", nxt))
-            # the second item of a list ("A 또는 B입니다") goes with its separator, whatever follows it
-            in_list = (bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : e.start], re.I))
-                       and bool(_ending_at(_AFTER_CONTACT, s, a))  # after another contact, not a word
-                       and not near.contact_ending_in(a - 12, a))
-            # "…, call 02-…": the label is the clause's verb; without the number nothing is left of it
-            verb = _ending_at(_VERB_LABEL, s, e.start)
-            parallel = _NEXT_VERB.match(s, e.end) if verb else None
-            if verb and parallel:  # "Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone
-                cut(e, verb.start(), parallel.end())
-                continue
-            # "전화 02-…, 이메일 a@b로 …" / "02-…로 전화하거나 a@b로 …": another contact takes its place
-            alt = _KO_ALTERNATIVE.match(s, e.end) or _NEXT_ITEM.match(s, e.end)
-            if alt and not near.starting_in(alt.end() - 1, alt.end() + 12, e):
-                cut(e, a, alt.end())
-                continue
-            before, after = _ending_at(_KO_OR_BEFORE, s, e.start), _KO_OR_AFTER.match(s, e.end)
-            if before and after and lang == "ko" and not near.starting_in(e.end, after.end(), e):
-                stem = s[: before.start()]
-                # 받거나 → 받으세요: a final consonant other than ㄹ (index 8) takes 으
-                vowel = "으" if final_consonant(stem[-1]) not in (None, 0, 8) and not after.group("end").startswith("으") else ""
-                end = after.group("end")
-                start = before.start()
-                if stem.endswith("시") and end.startswith("시"):  # "맡기시거나 … 하시면 됩니다" → "맡기시면 됩니다"
-                    end = end[1:]
-                elif stem.endswith("시") and end.startswith("셔"):  # "맡기시거나 … 맡기셔도 됩니다" → "맡기셔도 됩니다"
-                    start -= 1
-                cut(e, start, after.end(), vowel + end)
-                continue
-            # "Applications run until 25 April via https://…, and …": the channel is an aside; the clause stands
-            channel = _ending_at(_VIA, s, e.start) if lang == "en" else None
-            if channel is None and lang == "en" and e.kind in ("phone", "fax") and not _ending_at(_CALL_CLAUSE, s, e.start):
-                channel = _ending_at(_ON_NUMBER, s, e.start)
-            if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
-                cut(e, channel.start(), e.end)
-                continue
-            first = _ending_at(_FIRST_ALT, s, e.start) if lang == "en" else None
-            then = _THEN_OR_VERB.match(s, e.end) if first else None
-            if first and then and not near.starting_in(first.start(), e.start, e) and not near.starting_in(e.end, then.end() + 40, e):
-                cut(e, first.start(), then.end())  # → "You can hand it in at the Faculty Office."
-                continue
-            last = _ending_at(_OR_LAST, s, e.start) if lang == "en" else None
-            if last and re.match(r"\s*[.!?]?\s*$", s[e.end :]) and not near.starting_in(last.start(), e.start, e):
-                cut(e, last.start(), e.end)
-                continue
-            # "야간 당직실 031-…으로 연락" → "야간 당직실로 연락", "call the … Center at +82 …" → "call the … Center": the
-            # number goes, the office it belongs to stays to carry the sentence (a contact sentence follows)
-            office = None if in_list else _real_office_before(s, e, near)
-            if office is not None:
-                cut(e, office, e.end)
-                continue
-            label = _ending_at(_SITE_LABEL, s, e.start) if e.kind == "url" else None
-            if label and re.match(r"\s?(?:에서|에|으로|로|을|를|의)(?![가-힣])|\s*[.,;)]|\s*$", s[e.end :]):
-                # "학교 홈페이지 <invented URL>에서 내려받을 수 있습니다" → "학교 홈페이지에서 …": the site is real
-                end = e.end + (1 if s[e.end : e.end + 1] == " " and re.match(r" [가-힣]", s[e.end :]) else 0)
-                cut(e, label.end(1), end)
-                continue
-            apposed = _KO_APPOSED.search(s, max(0, e.start - 20), e.start) if e.norm.startswith(ROOM) else None
-            if apposed:  # "<office> 사무실인 <invented room>로" → "<office> 사무실로": the room goes, the office stays
-                cut(e, apposed.start(1), e.end)
-                continue
-            last_pair = _KO_LAST_PAIR.search(s, max(0, e.start - 40), e.start) if lang == "ko" else None
-            copula = _KO_COPULA.match(s, e.end) if last_pair else None
-            if last_pair and copula and not near.starting_in(last_pair.start(), e.start, e):
-                # "…8층이고 우편번호는 <invented>입니다" → "…8층입니다": the last pair of a list goes with its link
-                cut(e, last_pair.start(), copula.end(), "입니다")
-                continue
-            prep = _ending_at(_ROOM_PREP, s, e.start) if lang == "en" and e.norm.startswith(ROOM) else None
-            if prep and not _COPULA.search(s[: prep.start()].rstrip()):
-                of = _ROOM_OF.match(s, e.end)
-                end = of.end() if of else e.end
-                if re.match(r"\s*(?:[,.;!?]|\s[a-z])", s[end:]) or not s[end:].strip():
-                    cut(e, prep.start(), end)
-                    continue
-            means = _KO_MEANS_PARTICLE.match(s, e.end) if lang == "ko" and e.kind in ("email", "fax", "url") else None
-            if means and _KO_MEANS_OPENING.match(s[: e.start]) and _real_office_later(s, means.end(), near):
-                cut(e, 0, means.end())
-                continue
-            if e.norm.startswith(ROOM) and _real_address_before(s, e, near):
-                # "주소는 누리빛구 별빛로 27 청솔빌딩 7층입니다": the real street stays, the invented floor goes
-                cut(e, e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end)
-                continue
-            if e.kind == "address" and not e.norm.startswith(ROOM) and _real_room_after(s, e, near):
-                # "강원보상지점은 <invented street>, 청솔빌딩 7층(우 04417)에 있으며": the real building carries it
-                cut(e, e.start, _past_separators(s, e.end))
-                continue
-            if e.kind == "address" and _real_office_after(s, e, near):
-                # "누리빛구 … 27 솔바람화재 청구심사센터로 보내시면 됩니다": the real office carries the sentence
-                cut(e, e.start, _past_separators(s, e.end))
-                continue
-            if not in_list and (attached or verb or _ending_at(_NEEDS_OBJECT, s, a)):
-                salvaged = salvage_head(s, e.start, lang)
-                if salvaged is not None:  # "…받으며, 문의는 02-…로 하세요" → "…받습니다." + contact sentence
-                    head, limit = salvaged
-                    inside = [x for x in every if x.end <= limit]
-                    new, _, _, repl = rewrite_sentence(head, inside, lang) if inside else (head, False, False, {})
-                    repl.update({id(x): phrases["contact"] for x in every if x not in inside})
-                    return new, False, True, repl
-                tail = salvage_tail(s, e.end, lang)
-                if tail is not None:  # "팩스 0505-…로 보내시면 되고, 심사 후 5영업일 이내에 지급됩니다" → the second clause
-                    rest = [x for x in every if x.start >= tail]
-                    shifted = [replace(x, start=x.start - tail, end=x.end - tail) for x in rest]
-                    back = {id(y): x for x, y in zip(rest, shifted, strict=True)}  # shifted copy → original
-                    new, whole, _, sub = rewrite_sentence(s[tail:], shifted, lang) if rest else (s[tail:], False, False, {})
-                    if not whole:
-                        out = {id(x): phrases["contact"] for x in every if x.start < tail}
-                        out.update({id(back[k]): v for k, v in sub.items() if k in back})
-                        return (capitalize_first(new) if lang == "en" else new), False, True, out
-                if _SEND_TO.get(lang, _SEND_TO["ko"]).match(s, e.end) and _cites_beyond(s, bad):
-                    # "send <topic>(<real article>) questions to <invented address>": the office stands in for
-                    # the address, so the real article the sentence names is not lost with it
-                    edits.append((e.start, e.end, phrases["department"]))
-                    repl[id(e)] = phrases["contact"]
-                    needs_contact = True
-                    continue
-                return "", True, True, {id(x): phrases["contact"] for x in bad}
-            cut(e, a, b)
-        else:
-            word = _stand_in(e, lang)
-            start = e.start
-            if lang == "en" or e.text[:1].isascii():
-                m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
-                start = m.start() if m else e.start
-                owner = _ending_at(_POSSESSIVE, s, e.start) if e.kind == "department" else None
-                if owner:  # "Finance's Payroll Support Unit" → "Finance": the owner named before it is real
-                    start, word = owner.start(), ""
-                part = _ending_at(_CONTAINER, s, e.start) if e.kind == "citation" else None
-                if part:  # the lettered part goes with the clause it contains: the generic phrase replaces both
-                    start = part.start()
-            end = e.end
-            if e.kind == "citation" and e.article.startswith("Prt"):  # "Part F (Extra Benefits)": its title too
-                title = _PART_TITLE.match(s, end)
-                end = title.end() if title else end
-            edits.append((start, end, word))
-            repl[id(e)] = word
-    new = _apply(s, edits)
-    if residual_is_empty(new):
-        return "", True, True, {id(x): phrases["contact"] for x in bad}
-    if lang == "en":
-        new = capitalize_first(new)
-    return new, False, needs_contact, repl
+        if not e.is_contact:
+            _substitute(plan, e)
+        elif (done := _cut_contact(plan, _Site(s, e, lang, near), bad)) is not None:
+            return done
+    return plan.finish(bad)
+
+
+class _Plan:
+    """The edits planned for one sentence and what each invented item became."""
+
+    def __init__(self, s: str, lang: str, every: list[Entity]) -> None:
+        self.s, self.lang, self.every = s, lang, every
+        self.phrases = PHRASES[lang]
+        self.edits: list[_Cut] = []
+        self.repl: dict[int, str] = {}
+        self.needs_contact = False
+
+    def cut(self, e: Entity, a: int, b: int, text: str = "") -> None:
+        """An invented contact goes with s[a:b] (its label, separator or clause); the contact sentence follows."""
+        self.edits.append((a, b, text))
+        self.repl[id(e)] = self.phrases["contact"]
+        self.needs_contact = True
+
+    def gone(self, e: Entity) -> None:
+        """`e` left with a span edited elsewhere: a contact is pointed to the contact sentence, the rest leave no
+        phrase."""
+        self.repl[id(e)] = self.phrases["contact"] if e.is_contact else ""
+        self.needs_contact |= e.is_contact
+
+    def whole(self, bad: list[Entity]) -> Rewritten:
+        """Nothing of the sentence stands without the items: the contact sentence replaces it."""
+        return "", True, True, {id(x): self.phrases["contact"] for x in bad}
+
+    def finish(self, bad: list[Entity]) -> Rewritten:
+        new = _apply(self.s, self.edits)
+        if residual_is_empty(new):
+            return self.whole(bad)
+        if self.lang == "en":
+            new = capitalize_first(new)
+        return new, False, self.needs_contact, self.repl
+
+
+def _drop_list_items(plan: _Plan, bad: list[Entity]) -> list[Entity]:
+    """Drop the invented items of a list that stand with their own office or after a real contact; the items
+    left for the other operations are returned."""
+    s = plan.s
+    # an invented alternative "…, or the <office> at <number>" / "또는 <office>(<number>)" goes whole, with its
+    # separator: the real office and number before it stay
+    for dept, contact, span in _alternative_items(s, bad):
+        plan.edits.append((*span, ""))
+        plan.repl[id(dept)] = plan.repl[id(contact)] = ""
+        bad = [x for x in bad if x is not dept and x is not contact]
+    # "<real office>'s <invented unit> at <number>": the invented sub-unit and its number go, the real office
+    # before the possessive carries the sentence
+    for dept, contact, span in _invented_sub_units(s, bad):
+        plan.repl[id(dept)] = ""
+        plan.cut(contact, *span)
+        bad = [x for x in bad if x is not dept and x is not contact]
+    for contact, span in _invented_siblings(s, bad):
+        plan.cut(contact, *span)
+        bad = [x for x in bad if x is not contact]
+    return bad
+
+
+_REFERENCE_WORDS = re.compile(r"참조|참고|see|cf\.?|according to|under|per", re.I)
+
+
+def _drop_aside(plan: _Plan, span: tuple[int, int], items: list[Entity]) -> None:
+    """Items inside one pair of brackets: the brackets go whole when nothing else is in them, else each item goes
+    as a list item (with its label and one separator)."""
+    s, (gs, ge) = plan.s, span
+    inner = s[gs + 1 : ge - 1]
+    for e in sorted(items, key=lambda x: -x.start):
+        inner = inner[: e.start - gs - 1] + inner[e.end - gs - 1 :]
+    if residual_is_empty(_REFERENCE_WORDS.sub(" ", inner)):
+        if gs > 0 and s[gs - 1] == " " and ge < len(s) and re.match(r"[가-힣]", s[ge]):
+            gs -= 1  # "팀 (…)에서" → "팀에서": the particle re-attaches to its noun
+        plan.edits.append((gs, ge, ""))
+    else:
+        plan.edits.extend((*_delete_span(s, e), "") for e in items)
+    for e in items:
+        plan.gone(e)
+
+
+def _substitute(plan: _Plan, e: Entity) -> None:
+    """An invented department or citation becomes a generic phrase ("담당 부서", "the relevant provision")."""
+    s = plan.s
+    word = _stand_in(e, plan.lang)
+    start = e.start
+    if plan.lang == "en" or e.text[:1].isascii():
+        m = _ending_at(_DETERMINER, s, e.start)  # "our X Unit" → "the …"
+        start = m.start() if m else e.start
+        owner = _ending_at(_POSSESSIVE, s, e.start) if e.kind == "department" else None
+        if owner:  # "<real office>'s <invented unit>" → "<real office>": the owner named before it is real
+            start, word = owner.start(), ""
+        part = _ending_at(_CONTAINER, s, e.start) if e.kind == "citation" else None
+        if part:  # the lettered part goes with the clause it contains: the generic phrase replaces both
+            start = part.start()
+    end = e.end
+    if e.kind == "citation" and e.article.startswith("Prt"):  # a lettered part written with its title: the title too
+        title = _PART_TITLE.match(s, end)
+        end = title.end() if title else end
+    plan.edits.append((start, end, word))
+    plan.repl[id(e)] = word
+
+
+class _Site:
+    """One invented contact in its sentence, with what the cuts below ask of its surroundings (each read once,
+    when first asked)."""
+
+    def __init__(self, s: str, e: Entity, lang: str, near: _Neighbours) -> None:
+        self.s, self.e, self.lang, self.near = s, e, lang, near
+        self.form = contact_form(e)
+
+    @cached_property
+    def span(self) -> tuple[int, int]:
+        """The contact as a list item: with its label and one separator."""
+        return _delete_span(self.s, self.e)
+
+    @cached_property
+    def verb(self) -> re.Match[str] | None:
+        """"call", "email them at" … right before the contact: the clause's verb is its label."""
+        return _ending_at(_VERB_LABEL, self.s, self.e.start)
+
+    @cached_property
+    def in_list(self) -> bool:
+        """The second item of a list ("A 또는 B입니다"): it goes with its separator, whatever follows it."""
+        a, s = self.span[0], self.s
+        return (bool(re.match(r"\s*(?:[,/·;]|또는|및|or\b|and\b)", s[a : self.e.start], re.I))
+                and bool(_ending_at(_AFTER_CONTACT, s, a))  # after another contact, not a word
+                and not self.near.contact_ending_in(a - 12, a))
+
+    @cached_property
+    def attached(self) -> bool:
+        """Words follow the contact directly (a particle, or a word after a space that is no separator)."""
+        nxt = self.s[self.e.end :]
+        return bool(re.match(r"[가-힣A-Za-z0-9]", nxt)) or bool(
+            re.match(r"\s+(?![,/·;]|또는|or\b|및|and\b|\[\d)", nxt) and not re.match(r"\s*$", nxt))
+
+
+def _cut_contact(plan: _Plan, site: _Site, bad: list[Entity]) -> Rewritten | None:
+    """Cut one invented contact with the first of `_CONTACT_CUTS` that finds its span; else the contact carries
+    its clause (`_contact_carries`). A whole result (the sentence rewritten otherwise) is returned, else None."""
+    for find in _CONTACT_CUTS:
+        if (span := find(site)) is not None:
+            plan.cut(site.e, *span)
+            return None
+    return _contact_carries(plan, site, bad)
+
+
+def _contact_carries(plan: _Plan, site: _Site, bad: list[Entity]) -> Rewritten | None:
+    """The last resort for a contact: a list item goes as one; a contact the clause needs ("전화번호는 02-…입니다",
+    "reach them at …") takes its clause (the rest of the sentence is salvaged) or the whole sentence."""
+    s, e, lang = plan.s, site.e, plan.lang
+    a, b = site.span
+    if site.in_list or not (site.attached or site.verb or _ending_at(_NEEDS_OBJECT, s, a)):
+        plan.cut(e, a, b)
+        return None
+    salvaged = _salvaged(plan, site)
+    if salvaged is not None:
+        return salvaged
+    if _SEND_TO.get(lang, _SEND_TO["ko"]).match(s, e.end) and _cites_beyond(s, bad):
+        # "send <topic>(<real article>) questions to <invented address>": the office stands in for
+        # the address, so the real article the sentence names is not lost with it
+        plan.cut(e, e.start, e.end, plan.phrases["department"])
+        return None
+    return plan.whole(bad)
+
+
+def _salvaged(plan: _Plan, site: _Site) -> Rewritten | None:
+    """The clauses before the contact's clause, else those after it, rewritten for the items they hold, when they
+    stand alone as a sentence."""
+    s, e, lang, every, contact = plan.s, site.e, plan.lang, plan.every, plan.phrases["contact"]
+    salvaged = salvage_head(s, e.start, lang)
+    if salvaged is not None:  # "…받으며, 문의는 02-…로 하세요" → "…받습니다." + contact sentence
+        head, limit = salvaged
+        inside = [x for x in every if x.end <= limit]
+        new, _, _, repl = rewrite_sentence(head, inside, lang) if inside else (head, False, False, {})
+        repl.update({id(x): contact for x in every if x not in inside})
+        return new, False, True, repl
+    tail = salvage_tail(s, e.end, lang)
+    if tail is None:
+        return None
+    # "팩스 0505-…로 보내시면 되고, 심사 후 5영업일 이내에 지급됩니다" → the second clause
+    rest = [x for x in every if x.start >= tail]
+    shifted = [replace(x, start=x.start - tail, end=x.end - tail) for x in rest]
+    back = {id(y): x for x, y in zip(rest, shifted, strict=True)}  # shifted copy → original
+    new, whole, _, sub = rewrite_sentence(s[tail:], shifted, lang) if rest else (s[tail:], False, False, {})
+    if whole:
+        return None
+    out = {id(x): contact for x in every if x.start < tail}
+    out.update({id(back[k]): v for k, v in sub.items() if k in back})
+    return (capitalize_first(new) if lang == "en" else new), False, True, out
+
+
+# -- where an invented contact goes with the words around it, tried in this order (`_CONTACT_CUTS`) --------------
+
+
+def _ko_pair_of_list(t: _Site) -> _Cut | None:
+    """"기숙사 문의는 <invented>, 수강정정 문의는 <real>로 하세요": the invented "topic는 contact" pair goes whole."""
+    s, e = t.s, t.e
+    pair = _KO_PAIR_BEFORE.search(s, max(0, e.start - 60), e.start) if t.lang == "ko" else None
+    nxt_pair = _KO_PAIR_AFTER.match(s, e.end) if pair else None
+    if pair and nxt_pair and not t.near.starting_in(pair.start("topic"), e.start, e):
+        return pair.start("topic"), nxt_pair.end(), ""
+    return None
+
+
+def _extension_of_real_number(t: _Site) -> _Cut | None:
+    """"call <real number> ext. <invented>": the real number stays, its extension goes."""
+    number = _real_number_before(t.s, t.e, t.near) if t.form is ContactForm.EXTENSION else None
+    return (number, t.e.end, "") if number is not None else None
+
+
+def _instruction_before_another(t: _Site) -> _Cut | None:
+    """"Call 02-… or email a@b." → "Email a@b.": the other instruction stands alone."""
+    parallel = _NEXT_VERB.match(t.s, t.e.end) if t.verb else None
+    return (t.verb.start(), parallel.end(), "") if t.verb and parallel else None
+
+
+def _item_before_another(t: _Site) -> _Cut | None:
+    """"전화 02-…, 이메일 a@b로 …" / "02-…로 전화하거나 a@b로 …": another contact takes its place."""
+    s, e = t.s, t.e
+    alt = _KO_ALTERNATIVE.match(s, e.end) or _NEXT_ITEM.match(s, e.end)
+    if alt and not t.near.starting_in(alt.end() - 1, alt.end() + 12, e):
+        return t.span[0], alt.end(), ""
+    return None
+
+
+def _ko_alternative_verb(t: _Site) -> _Cut | None:
+    """"<verb>거나 <invented>로 <verb>면 됩니다": the alternative after 거나 goes, its ending moves to the first verb."""
+    s, e = t.s, t.e
+    before, after = _ending_at(_KO_OR_BEFORE, s, e.start), _KO_OR_AFTER.match(s, e.end)
+    if not (before and after and t.lang == "ko" and not t.near.starting_in(e.end, after.end(), e)):
+        return None
+    stem = s[: before.start()]
+    # 받거나 → 받으세요: a final consonant other than ㄹ (index 8) takes 으
+    vowel = "으" if final_consonant(stem[-1]) not in (None, 0, 8) and not after.group("end").startswith("으") else ""
+    end = after.group("end")
+    start = before.start()
+    if stem.endswith("시") and end.startswith("시"):  # "맡기시거나 … 하시면 됩니다" → "맡기시면 됩니다"
+        end = end[1:]
+    elif stem.endswith("시") and end.startswith("셔"):  # "맡기시거나 … 맡기셔도 됩니다" → "맡기셔도 됩니다"
+        start -= 1
+    return start, after.end(), vowel + end
+
+
+def _en_channel_aside(t: _Site) -> _Cut | None:
+    """"Applications run until <date> via <site>, and …": the channel is an aside; the clause stands."""
+    s, e = t.s, t.e
+    channel = _ending_at(_VIA, s, e.start) if t.lang == "en" else None
+    if channel is None and t.lang == "en" and e.kind in ("phone", "fax") and not _ending_at(_CALL_CLAUSE, s, e.start):
+        channel = _ending_at(_ON_NUMBER, s, e.start)
+    if channel and re.match(r"\s*(?:[,.;:!?]|\band\b|\bor\b|$)", s[e.end :]):
+        return channel.start(), e.end, ""
+    return None
+
+
+def _en_first_of_two(t: _Site) -> _Cut | None:
+    """"You can email your claim to <invented> or hand it in at <office>" → "You can hand it in at <office>"."""
+    s, e = t.s, t.e
+    first = _ending_at(_FIRST_ALT, s, e.start) if t.lang == "en" else None
+    then = _THEN_OR_VERB.match(s, e.end) if first else None
+    if (first and then and not t.near.starting_in(first.start(), e.start, e)
+            and not t.near.starting_in(e.end, then.end() + 40, e)):
+        return first.start(), then.end(), ""
+    return None
+
+
+def _en_last_alternative(t: _Site) -> _Cut | None:
+    """"…, or email <invented>." ending the sentence: the last alternative goes with its verb."""
+    s, e = t.s, t.e
+    last = _ending_at(_OR_LAST, s, e.start) if t.lang == "en" else None
+    if last and re.match(r"\s*[.!?]?\s*$", s[e.end :]) and not t.near.starting_in(last.start(), e.start, e):
+        return last.start(), e.end, ""
+    return None
+
+
+def _office_keeps_clause(t: _Site) -> _Cut | None:
+    """"<office> 031-…으로 연락" → "<office>로 연락", "call the … Center at +82 …" → "call the … Center": the
+    number goes, the office it belongs to stays to carry the sentence (a contact sentence follows)."""
+    office = None if t.in_list else _real_office_before(t.s, t.e, t.near)
+    return (office, t.e.end, "") if office is not None else None
+
+
+def _real_site_label(t: _Site) -> _Cut | None:
+    """"학교 홈페이지 <invented URL>에서 내려받을 수 있습니다" → "학교 홈페이지에서 …": the site is real."""
+    s, e = t.s, t.e
+    label = _ending_at(_SITE_LABEL, s, e.start) if e.kind == "url" else None
+    if label and re.match(r"\s?(?:에서|에|으로|로|을|를|의)(?![가-힣])|\s*[.,;)]|\s*$", s[e.end :]):
+        end = e.end + (1 if s[e.end : e.end + 1] == " " and re.match(r" [가-힣]", s[e.end :]) else 0)
+        return label.end(1), end, ""
+    return None
+
+
+def _ko_apposed_room(t: _Site) -> _Cut | None:
+    """"<office> 사무실인 <invented room>로" → "<office> 사무실로": the room goes, the office stays."""
+    s, e = t.s, t.e
+    apposed = _KO_APPOSED.search(s, max(0, e.start - 20), e.start) if t.form is ContactForm.ROOM else None
+    return (apposed.start(1), e.end, "") if apposed else None
+
+
+def _ko_last_pair_of_list(t: _Site) -> _Cut | None:
+    """"…8층이고 우편번호는 <invented>입니다" → "…8층입니다": the last pair of a list goes with its link."""
+    s, e = t.s, t.e
+    last_pair = _KO_LAST_PAIR.search(s, max(0, e.start - 40), e.start) if t.lang == "ko" else None
+    copula = _KO_COPULA.match(s, e.end) if last_pair else None
+    if last_pair and copula and not t.near.starting_in(last_pair.start(), e.start, e):
+        return last_pair.start(), copula.end(), "입니다"
+    return None
+
+
+def _en_room_adverbial(t: _Site) -> _Cut | None:
+    """"… sessions in Room <n> every <day>": a room that is an adverbial phrase goes with its preposition (and the
+    building it is "of"); after "is" it is the claim."""
+    s, e = t.s, t.e
+    prep = _ending_at(_ROOM_PREP, s, e.start) if t.lang == "en" and t.form is ContactForm.ROOM else None
+    if not prep or _COPULA.search(s[: prep.start()].rstrip()):
+        return None
+    of = _ROOM_OF.match(s, e.end)
+    end = of.end() if of else e.end
+    if re.match(r"\s*(?:[,.;!?]|\s[a-z])", s[end:]) or not s[end:].strip():
+        return prep.start(), end, ""
+    return None
+
+
+def _ko_opening_means(t: _Site) -> _Cut | None:
+    """"a@b로 서류를 보내 주시면 <real office>에서 접수합니다": the e-mail, fax or site the sentence opens with goes."""
+    s, e = t.s, t.e
+    means = _KO_MEANS_PARTICLE.match(s, e.end) if t.lang == "ko" and e.kind in ("email", "fax", "url") else None
+    if means and _KO_MEANS_OPENING.match(s[: e.start]) and _real_office_later(s, means.end(), t.near):
+        return 0, means.end(), ""
+    return None
+
+
+def _room_of_real_street(t: _Site) -> _Cut | None:
+    """"주소는 <real street> <building> 7층입니다": the real street stays, the invented floor goes."""
+    s, e = t.s, t.e
+    if t.form is ContactForm.ROOM and _real_address_before(s, e, t.near):
+        return e.start - (len(s[: e.start]) - len(s[: e.start].rstrip())), e.end, ""
+    return None
+
+
+def _street_of_real_room(t: _Site) -> _Cut | None:
+    """"<office>은 <invented street>, <real building and floor>에 있으며": the real building carries it."""
+    s, e = t.s, t.e
+    if e.kind == "address" and t.form is not ContactForm.ROOM and _real_room_after(s, e, t.near):
+        return e.start, _past_separators(s, e.end), ""
+    return None
+
+
+def _street_of_real_office(t: _Site) -> _Cut | None:
+    """"<invented street> <company> <real office>로 보내시면 됩니다": the real office carries the sentence."""
+    s, e = t.s, t.e
+    if e.kind == "address" and _real_office_after(s, e, t.near):
+        return e.start, _past_separators(s, e.end), ""
+    return None
+
+
+_CONTACT_CUTS: tuple[Callable[[_Site], _Cut | None], ...] = (
+    _ko_pair_of_list, _extension_of_real_number, _instruction_before_another, _item_before_another,
+    _ko_alternative_verb, _en_channel_aside, _en_first_of_two, _en_last_alternative, _office_keeps_clause,
+    _real_site_label, _ko_apposed_room, _ko_last_pair_of_list, _en_room_adverbial, _ko_opening_means,
+    _room_of_real_street, _street_of_real_room, _street_of_real_office,
+)
 
 
 def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:

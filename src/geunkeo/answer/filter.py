@@ -49,8 +49,9 @@ from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
 from geunkeo.text.entities import (
     GENERIC_OFFICES,
-    ROOM,
+    ContactForm,
     Entity,
+    contact_form,
     dept_key,
     extract_citations,
     extract_contacts,
@@ -224,90 +225,72 @@ class HallucinationFilter:
 
     def _check(self, sent: str, ents: list[Entity], ctx: ContextIndex, report: FilterReport,
                state: dict) -> list[Entity]:
-        cites = [e for e in ents if e.kind == "citation"]
-        cited = Spans((c.start, c.end) for c in cites)  # a bisection per office, not a scan of every citation
+        """The items of `sent` the contexts do not support, as they are to be cut (a contact may be cut to its
+        unsupported part). Supported items are recorded as kept; a loose section number the contexts do not
+        number that way is recorded as unverified."""
+        cited = Spans((c.start, c.end) for c in ents if c.kind == "citation")  # a bisection per office
         bad: list[Entity] = []
         prev_regs: list[str] | None = None
         # "(6.1)" with no section named is read as one only in English text over contexts numbered that way: a
         # Korean report's "증가율 (2.5)" is a value (asked once per sentence, not once per such number)
         loose_checked = {kind: not _HANGUL.search(sent) and ctx.numbers_sections(kind) for kind in ("§", "Pt")}
         for e in ents:
+            unsupported: Entity | None = None
             if e.kind == "department" and cited.overlaps(e.start, e.start + 1):
                 continue  # part of a regulation's name: the citation decides
             if e.is_contact:
-                hit = ctx.contact(e)
-                if hit is None and e.kind == "address" and ", " in e.text:
-                    # "PO Box 5264, York YO1 6GA": the town and postcode the contexts give stay
-                    head, tail = e.text.split(", ", 1)
-                    if ctx.holds_text(tail):
-                        e = replace(e, text=head, end=e.start + len(head))
-                if hit is None and e.norm.startswith(ROOM) and e.text.isascii() and _glossed_place(sent, e, ctx):
-                    continue  # an English rendering of the real Korean room given in brackets after it
-                office = room_without_office(e.text) if hit is None and e.norm.startswith(ROOM) else None
-                if office:  # "청솔관 4층 입학홍보팀에": the floor goes, the office stays
-                    e = replace(e, text=office, end=e.start + len(office))
-                if hit is None:
-                    bad.append(e)
-                else:
-                    _keep(report, _kept(e, ctx, hit[1]))
+                unsupported = _check_contact(sent, e, ctx, report)
             elif e.kind == "department":
-                n = ctx.department(e)
-                if n is None:  # "교무 지원팀" / "민원 안내센터": the context's 교무지원팀, written with a space
-                    before = _SPACED_PREFIX.search(sent, max(0, e.start - 12), e.start)
-                    n = ctx.department(replace(e, norm=dept_key(before.group(1) + e.text))) if before else None
-                if n is None and not _HANGUL.search(e.text):
-                    n = _glossed(sent, e, ctx)
-                if n is None:
-                    bad.append(e)
-                else:
-                    _keep(report, _kept(e, ctx, n))
+                unsupported = self._check_department(sent, e, ctx, report)
             elif e.kind == "citation" and not e.article:  # a regulation's name alone
-                n = ctx.regulation(e.regulation or "")
-                if n is None:
-                    bad.append(e)
-                else:
-                    state["last_named"] = reg_key(e.regulation or "")
-                    _keep(report, _kept(e, ctx, n))
+                unsupported = _check_regulation(e, ctx, report, state)
             elif e.kind == "citation" and e.ref == "loose" and not loose_checked["Pt" if e.article.startswith("Pt")
                                                                                   else "§"]:
                 report.unverified.append(UnverifiedItem(e.kind, e.text, sent))
             elif e.kind == "citation":
-                regs, kind_word = self._resolve(e, state, prev_regs)
-                prev_regs = regs
-                found = ctx.citation(e.article, e.paragraph, regs, kind_word, e.item)
-                if found is None and regs is None:
-                    found = self._fallback(e, ctx, state, kind_word)
-                elif found is None and e.ref == "bare":  # "「의료법」 제3조 … (제5조 제2항)": the terms' own 제5조
-                    found = ctx.citation(e.article, e.paragraph, None, kind_word, e.item)
-                if found is None and e.ref == "named" and e.regulation and _HANGUL.search(e.regulation):
-                    # "누리구 공공도서관 조례" is the "누리구 공공도서관 설치 및 운영 조례": every word of the name in a title
-                    alike = ctx.titled_with_words(e.regulation)
-                    found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
-                    if found is not None:
-                        state["last_named"] = alike[0]
-                if found is None and e.ref == "named" and e.regulation and not _HANGUL.search(e.regulation):
-                    # a section of a document named by an abbreviation of the context's title
-                    alike = ctx.titled_like(e.regulation)
-                    found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
-                    if found is None and not alike and ctx.all_titles_korean():
-                        # an English article citation of a university's regulations over a Korean 학칙: an
-                        # English answer names the Korean document in English; its kind picks the contexts it can be
-                        en_kind = _en_kind(e.regulation)
-                        found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(en_kind, ""),
-                                             e.item) if en_kind else None
-                if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
-                    # a dotted regulation number cited with the word, in a code whose chunks write the number alone: one numbering
-                    other = ("§" if e.article[0] == "R" else "R") + e.article[1:]
-                    found = ctx.citation(other, e.paragraph, regs, kind_word, e.item)
+                found, prev_regs = self._find_citation(e, ctx, state, prev_regs)
                 if found is None:
-                    bad.append(e)
+                    unsupported = e
                 else:
                     doc, evidence = found
                     _keep(report, _kept(e, ctx, doc.n, doc.articles.get(e.article) or None, evidence))
             elif e.kind in FIGURE_KINDS and not _figure_supported(sent, e, ctx, report, state):
-                bad.append(e)
+                unsupported = e
+            if unsupported is not None:
+                bad.append(unsupported)
         return bad
 
+    def _check_department(self, sent: str, e: Entity, ctx: ContextIndex, report: FilterReport) -> Entity | None:
+        """`e` when no context names the office (kept otherwise)."""
+        n = ctx.department(e)
+        if n is None:  # "교무 지원팀" / "민원 안내센터": the context's 교무지원팀, written with a space
+            before = _SPACED_PREFIX.search(sent, max(0, e.start - 12), e.start)
+            n = ctx.department(replace(e, norm=dept_key(before.group(1) + e.text))) if before else None
+        if n is None and not _HANGUL.search(e.text):
+            n = _glossed(sent, e, ctx)
+        if n is None:
+            return e
+        _keep(report, _kept(e, ctx, n))
+        return None
+
+    def _find_citation(self, e: Entity, ctx: ContextIndex, state: dict, prev_regs: list[str] | None
+                       ) -> tuple[tuple[ContextDoc, str] | None, list[str] | None]:
+        """(the context document and evidence of an article citation, or None; the regulations it was read in,
+        which a bare article after it in the sentence is read in too)."""
+        regs, kind_word = self._resolve(e, state, prev_regs)
+        found = ctx.citation(e.article, e.paragraph, regs, kind_word, e.item)
+        if found is None and regs is None:
+            found = self._fallback(e, ctx, state, kind_word)
+        elif found is None and e.ref == "bare":  # "「의료법」 제3조 … (제5조 제2항)": the terms' own 제5조
+            found = ctx.citation(e.article, e.paragraph, None, kind_word, e.item)
+        if found is None and e.ref == "named" and e.regulation:
+            found = (_by_title_words(e, ctx, state, kind_word) if _HANGUL.search(e.regulation)
+                     else _by_english_title(e, ctx, kind_word))
+        if found is None and e.article[:1] in ("R", "§") and e.article[1:].isdigit():
+            # a dotted regulation number cited with the word, in a code whose chunks write the number alone: one numbering
+            other = ("§" if e.article[0] == "R" else "R") + e.article[1:]
+            found = ctx.citation(other, e.paragraph, regs, kind_word, e.item)
+        return found, regs
     @staticmethod
     def _fallback(e: Entity, ctx: ContextIndex, state: dict, kind_word: str) -> tuple[ContextDoc, str] | None:
         """A citation the contexts' own documents do not hold, read as the regulation the reader has in mind:
@@ -460,6 +443,60 @@ def _en_kind(name: str) -> str | None:
     return kinds[-1].lower() if kinds else None
 
 
+def _check_contact(sent: str, e: Entity, ctx: ContextIndex, report: FilterReport) -> Entity | None:
+    """The part of contact `e` to cut when no context has it (kept otherwise; None too for an English rendering
+    of a real Korean room)."""
+    hit = ctx.contact(e)
+    if hit is not None:
+        _keep(report, _kept(e, ctx, hit[1]))
+        return None
+    if e.kind == "address" and ", " in e.text:
+        # "PO Box 5264, York YO1 6GA": the town and postcode the contexts give stay
+        head, tail = e.text.split(", ", 1)
+        if ctx.holds_text(tail):
+            e = replace(e, text=head, end=e.start + len(head))
+    is_room = contact_form(e) is ContactForm.ROOM
+    if is_room and e.text.isascii() and _glossed_place(sent, e, ctx):
+        return None  # an English rendering of the real Korean room given in brackets after it
+    office = room_without_office(e.text) if is_room else None
+    if office:  # "청솔관 4층 입학홍보팀에": the floor goes, the office stays
+        e = replace(e, text=office, end=e.start + len(office))
+    return e
+
+
+def _check_regulation(e: Entity, ctx: ContextIndex, report: FilterReport, state: dict) -> Entity | None:
+    """`e` (a regulation named without an article) when no context is that regulation; kept otherwise, and it
+    becomes the regulation "같은 규정" refers to."""
+    n = ctx.regulation(e.regulation or "")
+    if n is None:
+        return e
+    state["last_named"] = reg_key(e.regulation or "")
+    _keep(report, _kept(e, ctx, n))
+    return None
+
+
+def _by_title_words(e: Entity, ctx: ContextIndex, state: dict, kind_word: str) -> tuple[ContextDoc, str] | None:
+    """A Korean regulation cited by a shorter name: "누리구 공공도서관 조례" is the "누리구 공공도서관 설치 및 운영
+    조례", every word of the name being in a context's title (which becomes the last one named)."""
+    alike = ctx.titled_with_words(e.regulation or "")
+    found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
+    if found is not None:
+        state["last_named"] = alike[0]
+    return found
+
+
+def _by_english_title(e: Entity, ctx: ContextIndex, kind_word: str) -> tuple[ContextDoc, str] | None:
+    """A section of a document named by an abbreviation of the context's title; or, over contexts titled only in
+    Korean, an English article citation of a university's regulations, read in the contexts of its kind."""
+    alike = ctx.titled_like(e.regulation or "")
+    found = ctx.citation(e.article, e.paragraph, alike, kind_word, e.item) if alike else None
+    if found is None and not alike and ctx.all_titles_korean():
+        # an English answer names the Korean document in English; its kind picks the contexts it can be
+        en_kind = _en_kind(e.regulation or "")
+        found = ctx.citation(e.article, e.paragraph, None, _KO_KIND.get(en_kind, ""), e.item) if en_kind else None
+    return found
+
+
 _GENERIC_GLOSS = re.compile("(?:" + "|".join(GENERIC_OFFICES) + ")$")
 _GLOSS_AFTER = re.compile(r"\s*\(\s*([가-힣][가-힣 ]{1,20})\s*[,)]")
 _GLOSS_PLACE_AFTER = re.compile(r"[^()\n]{0,50}?\(\s*([가-힣][가-힣0-9 ]{1,24})\s*\)")
@@ -488,7 +525,7 @@ def _glossed_place(sent: str, e: Entity, ctx: ContextIndex) -> bool:
     close = _GLOSS_PLACE_AFTER.match(sent, e.end)
     if close is None:
         return False
-    places = [c for c in extract_contacts(close.group(1)) if c.norm.startswith(ROOM)]
+    places = [c for c in extract_contacts(close.group(1)) if contact_form(c) is ContactForm.ROOM]
     return bool(places) and ctx.contact(places[0]) is not None
 
 

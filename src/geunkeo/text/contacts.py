@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from enum import StrEnum
 
 from geunkeo.text.entity_base import Entity, Spans, first_char_regex
 
@@ -44,9 +45,30 @@ _PHONE_SHORT = first_char_regex("국☎(1센재상", r"(?:국번\s?없이|☎)\s
                           r"|(?:센터|재단|상담소)\s?(?P<d>1\d{2,3})(?=으로|로|에|번|[\s,)]|$)"
                           r"|(?<![\d\-.,:~])(?P<e>1\d{2})\s(?=[가-힣]{0,10}(?:콜센터|콜재단|상담센터|신고센터))"
                           r"|(?<![\d\-.,:~])(?P<f>1[1-9]\d)(?=번?(?:에|으로|로)\s?(?:먼저\s?)?(?:신고|전화|연락))")
-SHORT_PHONE = "short"  # Entity.norm prefix of a short number
-POSTCODE = "zip"  # Entity.norm prefix of a Korean postcode ("우편번호 04417")
-ROOM = "room"  # Entity.norm prefix of a floor or room ("미리내관 4층 317호", "Room 317")
+
+
+class ContactForm(StrEnum):
+    """The forms of contact told apart by the prefix of their `Entity.norm` (no prefix is the start of another);
+    `contact_form` reads it back."""
+
+    SHORT_PHONE = "short"  # a short public number ("국번없이 1357")
+    POSTCODE = "zip"  # a Korean postcode ("우편번호 04417")
+    ROOM = "room"  # a floor or room ("미리내관 4층 317호", "Room 317")
+    EXTENSION = "ext"  # an extension ("내선 5821", "ext. 36")
+
+
+SHORT_PHONE = ContactForm.SHORT_PHONE.value
+POSTCODE = ContactForm.POSTCODE.value
+ROOM = ContactForm.ROOM.value
+EXTENSION = ContactForm.EXTENSION.value
+
+
+def contact_form(e: Entity) -> ContactForm | None:
+    """The form whose prefix `e.norm` starts with, None for a whole number, e-mail, site or street. Read from the
+    prefix alone, whatever the entity's kind (as every check of it has been)."""
+    return next((form for form in ContactForm if e.norm.startswith(form.value)), None)
+
+
 # where in a building: a floor with its building or its room ("미리내관 4층 317호", "청솔빌딩 7층", "5층 405호"),
 # or an English "Room 4.21"; a floor alone ("3층 이상") is not a place
 _FLOOR_HINT = first_char_regex("0-9", r"\d{1,2}\s?층")  # where a floor can be: the full pattern is searched around it
@@ -229,7 +251,7 @@ def extract_contacts(text: str) -> list[Entity]:
                 continue  # a real number: the precise patterns below handle it
             key = phone_key(v)
             if rx is _PHONE_EXT:
-                key = "ext" + key
+                key = EXTENSION + key
             elif not fake and not 8 <= len(key) <= (13 if rx is _PHONE_OTHER else 11):
                 continue
             kind = "fax" if _FAX_LABEL.search(text[max(0, s - 14) : s]) else "phone"
@@ -239,7 +261,7 @@ def extract_contacts(text: str) -> list[Entity]:
                 s, e = nxt.span("n")
                 if taken.overlaps(s, e):
                     break
-                found.append(Entity(kind, nxt.group("n"), s, e, "ext" + nxt.group("n")))
+                found.append(Entity(kind, nxt.group("n"), s, e, EXTENSION + nxt.group("n")))
                 taken.add(s, e)
     def add(kind: str, s: int, e: int, norm: str) -> None:
         if not taken.overlaps(s, e):

@@ -24,6 +24,8 @@ from geunkeo.text.contacts import (  # noqa: F401
     POSTCODE,
     ROOM,
     SHORT_PHONE,
+    ContactForm,
+    contact_form,
     extract_contacts,
     phone_key,
     room_alternatives,
