@@ -213,3 +213,26 @@ def test_an_expansion_quoted_stands_for_the_askers_word():
 
 def test_a_question_in_another_language_than_the_quoted_passages_is_not_judged():
     assert absent_from_cited("How much is the dormitory fee at Pumpkin Hall?", _hits(DORM), {}) == []
+
+
+NOTICE = Chunk("clinic#s2", "clinic", "보건센터 예방접종 안내",
+               "독감 예방접종은 재학생 1인당 1회 무료이며, 접종 인원은 하루 120명으로 제한합니다.\n"
+               "접종 후 이상 반응이 있으면 보건센터로 연락하십시오.", "보건센터 예방접종 안내 > 접종")
+
+
+def test_a_noun_placing_the_question_in_time_is_not_its_focus():
+    assert question_focus("신청서를 받은 후 얼마 이내에 결정하나요?") == "신청서"  # 후 after a modifier ending
+    assert question_focus("예방접종은 지금까지 몇 명이 맞았어?") == "예방접종"  # 지금 bounding a range
+
+
+def test_a_count_in_a_unit_needs_a_number_of_that_unit_in_the_top_chunks():
+    counted = assess("예방접종 하루 몇 명까지 받아?", _hits(NOTICE))
+    assert not counted.unmatched
+    other = assess("접종 이상 반응은 몇 건 있었어?", _hits(NOTICE))  # 120명 and 1회 count other things
+    assert other.unmatched and "건" in other.unmatched[-1]
+
+
+def test_a_question_word_the_chunks_write_with_other_spacing_is_not_missing():
+    spaced = Chunk("zone#s1", "zone", "지원 안내", "기회발전 특구로 이전하는 기업은 취득세를 감면받는다.", "지원 안내")
+    able = assess("기회발전특구로 이전하면 취득세 감면돼?", _hits(spaced))
+    assert "기회발전특구" not in able.missing

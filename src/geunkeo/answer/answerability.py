@@ -28,9 +28,11 @@ from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     QUESTION_TERMS,
     QUESTION_WORDS,
+    count_unit,
     numeric_slot,
     question_slots,
     sentence_slots,
+    states_count_of,
 )
 from geunkeo.retrieve.base import Hit
 from geunkeo.text.analyzer import get_analyzer
@@ -90,6 +92,16 @@ def _fact_near(focus: str, top: list[Hit]) -> bool:
     return False
 
 
+def _counts(text: str, unit: str) -> bool:
+    """Whether `text` gives a number of `unit`, also written with a Korean power of ten ("540만명")."""
+    return states_count_of(text, unit) or bool(re.search(rf"\d[\d,.]*\s*[만천억]\s*(?:개\s*)?{unit}", text))
+
+
+def query_unit_name(unit: str) -> str:
+    """A count unit pattern as a word to show ("(?:번|회|차례)" → 번)."""
+    return re.sub(r"^\(\?:([^|)]+).*$", r"\1", unit)
+
+
 def source_word(source: str) -> str:
     """The asker's word an expansion was made from: "slang:과톡→학과 단체대화방" → "과톡", "기숙사→생활관" → "기숙사"."""
     return source.split(":", 1)[-1].split("→", 1)[0].strip()
@@ -128,6 +140,8 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
             continue
         if i + 1 < qi and toks[i + 1].form == "사항" and toks[i + 1].start == t.end:
             continue  # 변경사항, 제약사항: the kind of answer ("what changed"), not its topic
+        if _relational(toks, i):
+            continue
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if nxt is not None and nxt.start == t.end and (nxt.tag.startswith("XSV") or nxt.tag.startswith("XSA")
                                                         or nxt.form == "적"):
@@ -142,6 +156,15 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
             k += 1
         return query[toks[j].start: toks[k].end]
     return None
+
+
+def _relational(toks: tuple, i: int) -> bool:
+    """Whether noun `i` places the question in time rather than naming its topic: one syllable after a modifier
+    ending ("받은 후", "끝난 뒤") or a noun bounding a range ("지금까지", "올해부터")."""
+    after_modifier = i > 0 and toks[i - 1].tag == "ETM" and len(toks[i].form) == 1
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    bounds = nxt is not None and nxt.start == toks[i].end and nxt.tag.startswith("J") and nxt.form in ("까지", "부터")
+    return after_modifier or bounds
 
 
 def _members(text: str) -> dict[str, set[int]]:
@@ -246,12 +269,14 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     weights = {t: math.log(1 + n / (1 + sum(1 for _, ts in units if t in ts))) for t in own}
     total = sum(weights.values()) or 1.0
     stood_for = {source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
-    missing = [t for t in own if t not in found and not any(t in w for w in stood_for)]
+    text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
+    # a word the chunks write with other spacing or that Kiwi tokenised otherwise there ("기회발전 특구") is found
+    missing = [t for t in own if t not in found and not any(t in w for w in stood_for)
+               and not (len(t) >= 3 and t.lower() in text.lower())]
     if any(t in _CONTACT_WORDS for t in missing) and any(extract_contacts(h.chunk.text) for h in top):
         # "어디로 전화해서 연락하면 돼?": a number in the top chunks answers 전화 and 연락
         missing = [t for t in missing if t not in _CONTACT_WORDS]
     share = sum(weights[t] for t in missing) / total
-    text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
     focus = question_focus(query)
     unmatched = [focus] if focus and focus.replace(" ", "") not in text and any(t in focus for t in missing) else []
     whole = question_focus(query, phrase=True)
@@ -268,6 +293,10 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     if focus and asked and not unmatched and focus.replace(" ", "") in text and not _fact_near(focus, top):
         # "수수료는 얼마?": a sentence (or its neighbour) must name the 수수료 together with a figure
         unmatched.append(f"{focus} ({asked})")
+    unit = count_unit(query) if asked == "count" else None
+    if unit and not unmatched and not any(_counts(h.chunk.text, unit) for h in top):
+        # "몇 건": some number of 건 must be in the top chunks ("의사 1명" counts something else)
+        unmatched.append(f"{focus or query_unit_name(unit)} (a number of {query_unit_name(unit)})")
     # a year the question names ("2025년") must appear in what answers it
     unmatched += [x for x in _years(query) if not _number_in(x, text)]
     unmatched += other_members(query, top)

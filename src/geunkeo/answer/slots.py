@@ -20,7 +20,10 @@ _MONEY_WORDS = r"금액|비용|가격|요금|수수료|보험료|납부액|지�
 _QUESTION = {
     "amount": re.compile(rf"얼마|{_MONEY_WORDS}|limit", re.I),
     # a length of time, not a point in it: "how long", "얼마나 오래/걸려", "기간은 얼마"
-    "duration": re.compile(r"얼마\s?(?:나|동안)?\s?(?:오래|걸리|걸려|소요)|기간(?:은|이)?\s?(?:얼마|최대|최장)|"
+    # "얼마 이내에", "며칠 안에", "몇 주 만에": a length of time within which something happens
+    "duration": re.compile(r"얼마\s?(?:나|동안)?\s?(?:오래|걸리|걸려|소요)|"
+                           r"기간(?:은|이)?\s?(?:얼마|최대|최장|몇\s?(?:일|주|개월|달|년))|"
+                           r"(?:얼마|며칠|몇\s?(?:일|주|개월|달|년))\s?(?:이내|안에|만에)|"
                            r"how long|for how many (?:days|weeks|months|years|semesters)", re.I),
     "date": re.compile(r"언제|기간|기한|날짜|일정|시기|마감|며칠까지|몇\s?일까지|몇\s?월|시행일|"
                        r"when|deadline|period|date", re.I),
@@ -78,7 +81,8 @@ def asks_several(question: str) -> bool:
     return len(_ASKING.findall(question)) >= 2 or any(m in low for m in _PART_MARKERS)
 
 
-_MONEY = re.compile(rf"{_MONEY_WORDS}|원", re.I)
+# 원 as a currency after a figure, not inside a word (위원회, 지원, 원천)
+_MONEY = re.compile(rf"{_MONEY_WORDS}|(?<=[\d만억천])\s?원", re.I)
 
 
 def question_slots(question: str) -> list[str]:
@@ -87,7 +91,8 @@ def question_slots(question: str) -> list[str]:
     slots = [slot for slot, pattern in _QUESTION.items() if pattern.search(question)]
     if "duration" in slots and "amount" in slots:
         # "비용이 얼마나 소요돼?" asks money; "얼마나 오래", "기간은 얼마" a length of time
-        money, time = _MONEY.search(question), re.search(r"오래|기간|how long", question, re.I)
+        money = _MONEY.search(question)
+        time = re.search(r"오래|기간|(?:며칠|몇\s?(?:일|주|개월|달|년))\s?(?:이내|안에|만에)|how long", question, re.I)
         slots.remove("duration" if money and not time else "amount")
     if "duration" in slots:  # the length first: "기간" also matched the date cue
         slots.remove("duration")
