@@ -173,8 +173,9 @@ class AnswerSettings(_Section):
     gate_min_unit_probability: float | None = None
     # answer/answerability.py absent_from_cited: withhold when a question word at least this rare in the index
     # (scaled idf; a word in no chunk is not counted) is in no passage the answer cites but in another one retrieved.
-    # 0.7 chosen on six earlier answer sets (withheld 8 misleading, 5 good served answers); on fresh draw 6, unseen:
-    # served misleading 12/31 -> 10/29, no answerable question withheld (docs/benchmarks.md § Session 16).
+    # 0.7 chosen on six earlier answer sets (withheld 8 misleading, 5 good served answers); unseen, fresh draw 6:
+    # 2 misleading withheld, no good answer; fresh draw 7: 1 misleading and 3 good withheld (the question named the
+    # quoted report's publisher, which only its cover page states). Marginal; docs/benchmarks.md § Session 16.
     # None: recorded in the gate's checks, never withholds
     gate_max_cited_absent_rarity: float | None = 0.7
     # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm" | a name in answer/registry.py
