@@ -58,6 +58,8 @@ def _tables() -> dict:
     cap = r"[A-Z][A-Za-z&'\-]*"
     return {
         "ko_heads": ko_heads,
+        "spaced_name": re.compile(r"(?<![가-힣])([가-힣]{2,8}) (" + "|".join(ko_heads) + r")(?="
+                                  + "|".join(_PARTICLES) + r"|(?![가-힣]))"),
         "head_end": re.compile(r"(.*(" + "|".join(ko_heads) + r"))(?:" + "|".join(_PARTICLES) + r")?$"),
         "all_ko_heads": sorted(set(d["ko"]) | set(d["ko_department_heads"]), key=len, reverse=True),
         "generic": frozenset(d["ko_generic"]),
@@ -174,10 +176,14 @@ def name_candidates(text: str, taken: Iterable[tuple[int, int]] = ()) -> list[Na
 
 
 def context_names(text: str) -> list[NameCandidate]:
-    """The names of a context: candidates as above, and offices by the department heads too (a context's
-    여신심사위원회 is the Korean name an English "… Committee" renders)."""
+    """The names of a context: candidates as above, offices by the department heads too (a context's
+    여신심사위원회 is the Korean name an English "… Committee" renders), and a bare head word with the word written
+    before it ("<place> 지점"): a context may name more loosely than an answer is checked."""
     t = _tables()
     out = name_candidates(text)
+    for m in t["spaced_name"].finditer(text):
+        if m.group(1)[-1] not in _NOT_NOUN_END and m.group(1) not in t["modifiers"]:
+            out.append(NameCandidate(m.group(0), m.start(), m.end(), name_kinds()["ko"][m.group(2)], m.group(2)))
     for m in _KO_TOKEN.finditer(text):
         for form in _strip_particle(m.group(0)):
             head = next((h for h in t["all_ko_heads"] if form.endswith(h)), None)

@@ -127,20 +127,11 @@ def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.nda
     key = compact(c.text)
     head = compact(c.head)
     stem = key[: -len(head)] if head and key.endswith(head) else key
-    same_kind = [n for n in view.names if n.kind == c.kind]
+    crosslingual = c.text.isascii() and view.korean
+    same_kind = [n for n in view.names if _alike(n.kind, c.kind, crosslingual)]
     grams = _bigrams(key)
     bigram_best = max((_dice(grams, _bigrams(compact(n.text))) for n in same_kind), default=0.0)
-    crosslingual = c.text.isascii() and view.korean
-    best = margin = 0.0
-    if crosslingual and dense:
-        best, margin = _dense(c.text, tuple(n.text for n in view.names if _HANGUL.search(n.text)),
-                              tuple(n.text for n in same_kind if _HANGUL.search(n.text)))
-    gloss_best = gloss_contexts = roman = 0.0
-    if crosslingual:
-        roman = _romanised_best(c, [n for n in same_kind if _HANGUL.search(n.text)])
-        stem = c.text[: len(c.text) - len(c.head)] if c.text.endswith(c.head) else c.text
-        gloss_best, gloss_contexts = _glossed(stem, [n.text for n in same_kind if _HANGUL.search(n.text)],
-                                              view.compact)
+    rendering = _rendering_features(c, view, same_kind, dense) if crosslingual else (0.0,) * 5
     person = c.kind == "person"
     found = title = 0.0
     if person and _HANGUL.match(c.given):
@@ -152,7 +143,27 @@ def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.nda
         title = float(compact(c.head) in view.compact)
     return np.array([float(key in view.compact), _longest_part(key, view.compact),
                      float(len(stem) >= 2 and stem in view.compact), bigram_best, float(bool(same_kind)),
-                     float(crosslingual), best, margin, gloss_best, gloss_contexts, roman, float(person), found, title])
+                     float(crosslingual), *rendering, float(person), found, title])
+
+
+def _alike(kind: str, other: str, crosslingual: bool) -> bool:
+    """Same kind; across languages, any two organisation kinds (a 교육원 may be rendered "… Center")."""
+    organisations = name_kinds()["organisation_kinds"]
+    return kind == other or crosslingual and kind in organisations and other in organisations
+
+
+def _rendering_features(c: NameCandidate, view: ContextNames, same_kind: list[NameCandidate],
+                        dense: bool) -> tuple[float, ...]:
+    """(dense best, dense margin, glossary best, glossary anywhere, romanised best) of an English name over
+    Korean contexts."""
+    korean = [n for n in same_kind if _HANGUL.search(n.text)]
+    best = margin = 0.0
+    if dense:
+        best, margin = _dense(c.text, tuple(n.text for n in view.names if _HANGUL.search(n.text)),
+                              tuple(n.text for n in korean))
+    stem = c.text[: len(c.text) - len(c.head)] if c.text.endswith(c.head) else c.text
+    gloss_best, gloss_contexts = _glossed(stem, [n.text for n in korean], view.compact)
+    return best, margin, gloss_best, gloss_contexts, _romanised_best(c, korean)
 
 
 def _romanised_best(c: NameCandidate, korean: list[NameCandidate]) -> float:
@@ -176,8 +187,8 @@ _EN_STOP = frozenset({"of", "the", "and", "for", "on", "in", "at"})
 
 
 def _glossed(name: str, korean: list[str], context: str) -> tuple[float, float]:
-    """(the best share of the words of `name` (a name without its head word) whose Korean rendering one of the `korean` names holds, the share whose
-    rendering the contexts hold anywhere): the glossary (`data/name_glossary.json`) reads the English words."""
+    """(the best share of the words of `name` (a name without its head word) whose Korean rendering one of the
+    `korean` names holds, the share whose rendering the contexts hold anywhere; `data/name_glossary.json`)."""
     words = [w.casefold() for w in _EN_WORD.findall(name) if w.casefold() not in _EN_STOP]
     glosses = [_glossary().get(w, []) for w in words]
     if not words:
