@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-_PARTICLES = sorted(
+PARTICLES = sorted(
     ["에게서", "에서", "에게", "에", "께서", "께", "한테", "으로", "로", "와", "과", "의", "이", "가", "은", "는", "을", "를", "도", "만", "까지", "부터", "처럼", "보다", "이나", "나", "이며", "며", "인", "입니다", "이에요", "예요", "이다", "이라고", "라고", "이라는", "라는", "이라", "라", "으로는", "로는", "에는", "에서는", "과의", "와의", "이고", "고", "이자", "만의", "등", "등의"],
     key=len, reverse=True)
 _KO_TOKEN = re.compile(r"(?<![가-힣A-Za-z0-9])[가-힣A-Za-z0-9]*[가-힣][가-힣A-Za-z0-9]*")
@@ -59,15 +59,15 @@ def _tables() -> dict:
     return {
         "ko_heads": ko_heads,
         "spaced_name": re.compile(r"(?<![가-힣])([가-힣]{2,8}) (" + "|".join(ko_heads) + r")(?="
-                                  + "|".join(_PARTICLES) + r"|(?![가-힣]))"),
-        "head_end": re.compile(r"(.*(" + "|".join(ko_heads) + r"))(?:" + "|".join(_PARTICLES) + r")?$"),
+                                  + "|".join(PARTICLES) + r"|(?![가-힣]))"),
+        "head_end": re.compile(r"(.*(" + "|".join(ko_heads) + r"))(?:" + "|".join(PARTICLES) + r")?$"),
         "all_ko_heads": sorted(set(d["ko"]) | set(d["ko_department_heads"]), key=len, reverse=True),
         "generic": frozenset(d["ko_generic"]),
         "generic_endings": tuple(d["ko_generic_endings"]),
         "modifiers": frozenset(d["ko_generic_modifiers"]),
         "person_ko": re.compile(r"(?<![가-힣])([" + d["surnames_ko"] + r"][가-힣][^\W" + d["name_not_last"]
                                 + r"])\s?(" + titles_ko
-                                + r")(?=" + "|".join(_PARTICLES) + r"|(?![가-힣]))"),
+                                + r")(?=" + "|".join(PARTICLES) + r"|(?![가-힣]))"),
         "person_en": re.compile(r"\b(?:" + titles_en + r")(?:\s+(?:of|for)\s+(?:the\s+)?" + cap + r"(?:\s+" + cap
                                 + r"){0,3}?)?,?\s+(?P<given>(?:" + surnames_en
                                 + r")\s+[A-Z][a-z]+(?:-[a-zA-Z][a-z]+|\s[A-Z][a-z]+)?)\b"),
@@ -89,7 +89,7 @@ def head_kind(name: str) -> tuple[str, str] | None:
 
 def _strip_particle(token: str) -> list[str]:
     """`token` and its forms without a particle ending (longest particle first)."""
-    return [token] + [token[: -len(p)] for p in _PARTICLES if token.endswith(p) and len(token) > len(p)]
+    return [token] + [token[: -len(p)] for p in PARTICLES if token.endswith(p) and len(token) > len(p)]
 
 
 def korean_compounds(text: str, taken: Iterable[tuple[int, int]] = ()) -> list[NameCandidate]:
@@ -187,8 +187,12 @@ def context_names(text: str) -> list[NameCandidate]:
     for m in _KO_TOKEN.finditer(text):
         for form in _strip_particle(m.group(0)):
             head = next((h for h in t["all_ko_heads"] if form.endswith(h)), None)
-            if head and head not in name_kinds()["ko"] and len(form) - len(head) >= 2:
-                kind = name_kinds()["ko_department_heads"][head]
+            office = head and head not in name_kinds()["ko"] and len(form) - len(head) >= 2
+            # a word of the kind that is no candidate in an answer (학생회관, 본관) still names a context's place
+            word = head in name_kinds()["ko"] and len(form) > len(head) and (
+                form in t["generic"] or len(form) - len(head) < 2)
+            if head and (office or word):
+                kind = name_kinds()["ko"].get(head) or name_kinds()["ko_department_heads"][head]
                 out.append(NameCandidate(form, m.start(), m.start() + len(form), kind, head))
                 break
     return out

@@ -25,6 +25,7 @@ from importlib import resources
 import numpy as np
 
 from geunkeo.answer.name_candidates import (
+    PARTICLES,
     NameCandidate,
     context_names,
     head_kind,
@@ -99,7 +100,7 @@ class ContextNames:
     compact: str
     names: list[NameCandidate]
     korean: bool
-    people: list[str]  # the loose romanisation of each Korean person's given name
+    people: list[tuple[str, str]]  # each Korean person's surname and the loose romanisation of the given name
 
     @classmethod
     def of(cls, texts: tuple[str, ...]) -> ContextNames:
@@ -113,12 +114,13 @@ def _context_names(texts: tuple[str, ...]) -> ContextNames:
     names = [n for t in texts for n in context_names(t)]
     hangul = len(_HANGUL.findall(joined))
     latin = len(re.findall(r"[A-Za-z]", joined))
-    people = [loose_roman(romanise(n.given[1:])) for n in names if n.kind == "person" and _HANGUL.match(n.given)]
-    people += [loose_roman(romanise(m.group(0)[1:])) for m in _KO_PERSON_ALONE.finditer(joined)]
+    people = [(m.group(0)[0], loose_roman(romanise(m.group(0)[1:]))) for m in _KO_PERSON_ALONE.finditer(joined)]
     return ContextNames(compact("\x00".join(texts)), names, hangul > latin, people)
 
 
-_KO_PERSON_ALONE = re.compile(r"(?<![가-힣])[" + name_kinds()["surnames_ko"] + r"][가-힣]{2}(?![가-힣])")
+# a three-syllable word starting with a surname, wherever it stands ("처장 <name>", "<name>(처장)")
+_KO_PERSON_ALONE = re.compile(r"(?<![가-힣])[" + name_kinds()["surnames_ko"] + r"][가-힣]{2}(?=[^가-힣]|$|"
+                              + "|".join(name_kinds()["titles_ko"]) + "|" + "|".join(PARTICLES) + ")")
 
 
 # -- features --------------------------------------------------------------------------------------------------
@@ -137,9 +139,11 @@ def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.nda
     if person and _HANGUL.match(c.given):
         found = float(compact(c.given) in view.compact)
         title = float(compact(c.head) in view.compact)
-    elif person:
-        given = loose_roman(c.given.split(maxsplit=1)[-1])
-        found = max((_dice(_bigrams(given), _bigrams(p)) for p in view.people), default=0.0)
+    elif person:  # a romanised name: its surname's Hangul and its given name's romanisation
+        surname, _, given = c.given.partition(" ")
+        ko = name_kinds()["surnames_en"].get(surname, "")
+        found = max((_dice(_bigrams(loose_roman(given)), _bigrams(g)) for s, g in view.people if s == ko),
+                    default=0.0)
         title = float(compact(c.head) in view.compact)
     return np.array([float(key in view.compact), _longest_part(key, view.compact),
                      float(len(stem) >= 2 and stem in view.compact), bigram_best, float(bool(same_kind)),
@@ -224,6 +228,9 @@ def _dense(name: str, korean: tuple[str, ...], same_kind: tuple[str, ...]) -> tu
 
 
 # -- the model -------------------------------------------------------------------------------------------------
+PERSON_FOUND = 0.8  # the bigram overlap of a romanised given name with a context person's that names them
+
+
 @dataclass(frozen=True)
 class NameModel:
     weights: np.ndarray
@@ -233,7 +240,10 @@ class NameModel:
     new_rendering_threshold: float  # another English name over Korean contexts at or above it is invented
 
     def invented(self, x: np.ndarray) -> float:
-        """P(invented) of one feature vector."""
+        """P(invented) of one feature vector. A person is invented unless the contexts name them: the sets hold
+        no invented person to learn from, so this one decision is a rule (docs/models/name_check.md)."""
+        if x[FEATURES.index("person")]:
+            return 0.0 if x[FEATURES.index("person_name_found")] >= PERSON_FOUND else 1.0
         return float(1 / (1 + np.exp(-(x @ self.weights + self.bias))))
 
 
