@@ -187,11 +187,13 @@ def context_names(text: str) -> list[NameCandidate]:
     for m in _KO_TOKEN.finditer(text):
         for form in _strip_particle(m.group(0)):
             head = next((h for h in t["all_ko_heads"] if form.endswith(h)), None)
-            office = head and head not in name_kinds()["ko"] and len(form) - len(head) >= 2
+            if head is None:
+                continue
+            office = head not in name_kinds()["ko"] and len(form) - len(head) >= 2
             # a word of the kind that is no candidate in an answer (학생회관, 본관) still names a context's place
             word = head in name_kinds()["ko"] and len(form) > len(head) and (
                 form in t["generic"] or len(form) - len(head) < 2)
-            if head and (office or word):
+            if office or word:
                 kind = name_kinds()["ko"].get(head) or name_kinds()["ko_department_heads"][head]
                 out.append(NameCandidate(form, m.start(), m.start() + len(form), kind, head))
                 break
