@@ -68,3 +68,21 @@ def test_filter_removes_an_invented_person_and_keeps_the_named_one():
     assert "윤서하 상무" in filt.apply("최종 승인은 윤서하 상무가 합니다.", ctx, lang="ko").text
     out = filt.apply("최종 승인은 한도겸 상무가 합니다.", ctx, lang="ko")
     assert "한도겸" not in out.text and out.text.startswith("최종 승인은 담당자가")
+
+
+def test_a_person_the_contexts_name_in_another_order_or_romanised_is_kept():
+    ctx = _ctx("심의 결과는 기획처장 남궁별이 아니라 부처장 한가온이 통보한다.")
+    filt = HallucinationFilter()
+    assert "한가온 부처장" in filt.apply("결과는 한가온 부처장이 통보합니다.", ctx, lang="ko").text
+    kept = filt.apply("Results are sent by Vice Dean Han Ga-on.", ctx, lang="en")
+    other = filt.apply("Results are sent by Vice Dean Seo Ga-on.", ctx, lang="en")  # another surname
+    assert kept.report.removed == []
+    assert [r.kind for r in other.report.removed] == ["person"] and "Seo Ga-on" not in other.text
+
+
+def test_an_english_rendering_of_a_korean_office_is_kept_and_an_unrelated_one_removed():
+    ctx = _ctx("교환학생 신청은 국제교류팀(02-555-0177)에서 받는다.")
+    filt = HallucinationFilter()
+    assert filt.apply("Apply to the International Exchange Team.", ctx, lang="en").report.removed == []
+    out = filt.apply("Apply to the Student Exchange Team.", ctx, lang="en")
+    assert out.text == "Apply to the responsible office."
