@@ -23,7 +23,7 @@ PARTICLES = sorted(
     ["에게서", "에서", "에게", "에", "께서", "께", "한테", "으로", "로", "와", "과", "의", "이", "가", "은", "는", "을", "를", "도", "만", "까지", "부터", "처럼", "보다", "이나", "나", "이며", "며", "인", "입니다", "이에요", "예요", "이다", "이라고", "라고", "이라는", "라는", "이라", "라", "으로는", "로는", "에는", "에서는", "과의", "와의", "이고", "고", "이자", "만의", "등", "등의"],
     key=len, reverse=True)
 _KO_TOKEN = re.compile(r"(?<![가-힣A-Za-z0-9])[가-힣A-Za-z0-9]*[가-힣][가-힣A-Za-z0-9]*")
-_NOT_NOUN_END = frozenset("한는은을를의에서고며인된할적로도와과이가및면게지다요")
+_NOT_NOUN_END = frozenset("한는은을를의에서고며인된할적로도와과이가및면게지다요라아어여해워려니나든던까죠")
 _SPACED_WORD = re.compile(r"([가-힣A-Za-z0-9]+)\s$")
 _EN_LEAD_STOP = {"The", "This", "That", "These", "Those", "Our", "Your", "Their", "Its", "His", "Her", "A", "An",
                  "Please", "Contact", "Visit", "Ask", "Call", "Email", "See", "Under", "Per", "Each", "Every", "Any",
@@ -60,6 +60,7 @@ def _tables() -> dict:
         "ko_heads": ko_heads,
         "spaced_name": re.compile(r"(?<![가-힣])([가-힣]{2,8}) (" + "|".join(ko_heads) + r")(?="
                                   + "|".join(PARTICLES) + r"|(?![가-힣]))"),
+        "has_head": re.compile("|".join(ko_heads)),
         "head_end": re.compile(r"(.*(" + "|".join(ko_heads) + r"))(?:" + "|".join(PARTICLES) + r")?$"),
         "all_ko_heads": sorted(set(d["ko"]) | set(d["ko_department_heads"]), key=len, reverse=True),
         "generic": frozenset(d["ko_generic"]),
@@ -97,10 +98,12 @@ def korean_compounds(text: str, taken: Iterable[tuple[int, int]] = ()) -> list[N
     compound (도서관, 해당 지점) is none, but a proper noun written before a bare head word makes one. Tokens
     inside a `taken` span (an item another extractor reads) are passed over."""
     t = _tables()
+    if not t["has_head"].search(text):  # most sentences hold no head word at all: one search
+        return []
     spans = list(taken)
     out: list[NameCandidate] = []
     for m in _KO_TOKEN.finditer(text):
-        parts = t["head_end"].match(m.group(0))
+        parts = t["head_end"].match(m.group(0)) if t["has_head"].search(m.group(0)) else None
         if parts is None or any(s < m.end() and m.start() < e for s, e in spans):
             continue
         form, head = parts.group(1), parts.group(2)

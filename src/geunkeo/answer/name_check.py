@@ -17,6 +17,7 @@ English office the filter found unsupported is kept when the model reads it as a
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -152,8 +153,13 @@ def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.nda
 
 def _alike(kind: str, other: str, crosslingual: bool) -> bool:
     """Same kind; across languages, any two organisation kinds (a 교육원 may be rendered "… Center")."""
-    organisations = name_kinds()["organisation_kinds"]
+    organisations = _organisations()
     return kind == other or crosslingual and kind in organisations and other in organisations
+
+
+@lru_cache(maxsize=1)
+def _organisations() -> frozenset[str]:
+    return frozenset(name_kinds()["organisation_kinds"])
 
 
 def _rendering_features(c: NameCandidate, view: ContextNames, same_kind: list[NameCandidate],
@@ -242,9 +248,12 @@ class NameModel:
     def invented(self, x: np.ndarray) -> float:
         """P(invented) of one feature vector. A person is invented unless the contexts name them: the sets hold
         no invented person to learn from, so this one decision is a rule (docs/models/name_check.md)."""
-        if x[FEATURES.index("person")]:
-            return 0.0 if x[FEATURES.index("person_name_found")] >= PERSON_FOUND else 1.0
-        return float(1 / (1 + np.exp(-(x @ self.weights + self.bias))))
+        if x[_PERSON]:
+            return 0.0 if x[_PERSON_FOUND] >= PERSON_FOUND else 1.0
+        return 1 / (1 + math.exp(-(float(x @ self.weights) + self.bias)))
+
+
+_PERSON, _PERSON_FOUND = FEATURES.index("person"), FEATURES.index("person_name_found")
 
 
 @lru_cache(maxsize=1)
@@ -281,13 +290,17 @@ class NameCheck:
                 continue  # the filter's own extractors read it: their check decides
             if _HANGUL.search(c.text) and not self.view.korean:
                 continue  # a Korean name over English contexts: nothing here reads a rendering that way
-            x = features(c, self.view)
-            limit = self.model.new_rendering_threshold if x[FEATURES.index("crosslingual")] else self.model.threshold
-            if self.model.invented(x) >= limit:
-                out.append(Entity("person" if c.kind == "person" else "name", c.text, c.start, c.end, compact(c.text)))
-            else:
-                self._keep(report, "person" if c.kind == "person" else "name", c.text)
+            kind = "person" if c.kind == "person" else "name"
+            if compact(c.text) not in self.view.compact and self._invented(c):
+                out.append(Entity(kind, c.text, c.start, c.end, compact(c.text)))
+            else:  # (a name a context writes as it is needs no model: its P(invented) is near 0)
+                self._keep(report, kind, c.text)
         return out
+
+    def _invented(self, c: NameCandidate) -> bool:
+        x = features(c, self.view)
+        limit = self.model.new_rendering_threshold if x[FEATURES.index("crosslingual")] else self.model.threshold
+        return self.model.invented(x) >= limit
 
     def _rendering(self, e: Entity, report: FilterReport) -> bool:
         """Whether an unsupported English office is a rendering of a Korean one the contexts name."""
