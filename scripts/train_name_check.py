@@ -60,7 +60,8 @@ def case_rows(case: dict, contexts: dict, offices: bool) -> list[tuple[np.ndarra
     for sent, ents in zip(sentences, per_sentence, strict=True):
         cands = [(c, True) for c in name_candidates(sent, [(e.start, e.end) for e in ents])
                  if not any(e.start < c.end and c.start < e.end for e in ents)
-                 and not (c.text[:1] >= "가" and not view.korean)]  # as the filter: no Korean name over English
+                 and not (c.text[:1] >= "가" and not view.korean)  # as the filter: no Korean name over English
+                 and not (c.kind == "proper" and view.korean)]
         for e in ents:  # English offices over Korean contexts that the filter's own check does not find
             hk = head_kind(e.text) if e.kind == "department" else None
             rendering = e.text.isascii() and view.korean and ctx.department(e) is None

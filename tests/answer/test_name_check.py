@@ -4,7 +4,13 @@ candidates and the filter's removal of invented names. Fixtures are written here
 from __future__ import annotations
 
 from geunkeo.answer.filter import HallucinationFilter
-from geunkeo.answer.name_candidates import english_runs, korean_compounds, name_candidates, person_names
+from geunkeo.answer.name_candidates import (
+    english_runs,
+    korean_compounds,
+    latin_runs,
+    name_candidates,
+    person_names,
+)
 from geunkeo.answer.name_check import FEATURES, ContextNames, features, loose_roman, name_model, romanise
 from geunkeo.corpus.base import Chunk
 
@@ -86,3 +92,17 @@ def test_an_english_rendering_of_a_korean_office_is_kept_and_an_unrelated_one_re
     assert filt.apply("Apply to the International Exchange Team.", ctx, lang="en").report.removed == []
     out = filt.apply("Apply to the Student Exchange Team.", ctx, lang="en")
     assert out.text == "Apply to the responsible office."
+
+
+def test_latin_runs_split_at_and_possessives_and_citation_words():
+    found = latin_runs("Under Sch. 2 Pt C, Harbour Vale's Silver Fern Cover and Coastal Guard apply.")
+    assert [c.text for c in found] == ["Harbour Vale", "Silver Fern Cover", "Coastal Guard"]
+
+
+def test_filter_removes_an_invented_product_over_english_contexts():
+    ctx = [Chunk("c1", "d1", "Cover guide", "The Silver Fern Cover pays up to 500 dollars a night.", "Cover guide 1")]
+    filt = HallucinationFilter()
+    assert filt.apply("The Silver Fern Cover pays for hotels.", ctx, lang="en").report.removed == []
+    out = filt.apply("The Golden Kauri Cover pays for hotels.", ctx, lang="en")
+    assert "Golden Kauri" not in out.text
+    assert [(r.kind, r.value) for r in out.report.removed] == [("name", "Golden Kauri Cover")]

@@ -169,12 +169,55 @@ def english_runs(text: str) -> list[NameCandidate]:
     return out
 
 
+def latin_runs(text: str) -> list[NameCandidate]:
+    """Runs of two or more capitalised Latin words (a product, a place, a scheme), without leading function
+    words or sentence openers ("The", "Please", "If"); a possessive ends a run (the owner and the thing are two
+    names); "and" and a word that cites a part of a document ("Regulation", "Part") or a date word break one."""
+    stop = frozenset(name_kinds()["en_not_proper"])
+    out: list[NameCandidate] = []
+    for m in _LATIN_RUN.finditer(text):
+        run: list[re.Match[str]] = []
+        for w in [*_LATIN_WORD.finditer(text, m.start(), m.end()), None]:
+            word = w.group(0) if w is not None else ""
+            if w is not None and word not in stop and word not in ("and", "&") and not (
+                    run and run[-1].group(0).endswith("'s")):
+                run.append(w)
+                continue
+            _add_run(text, run, out)  # "A and B": two names, each checked
+            run = [w] if w is not None and word not in stop and word not in ("and", "&") else []
+    return out
+
+
+def _add_run(text: str, run: list[re.Match[str]], out: list[NameCandidate]) -> None:
+    while run and (run[0].group(0) in _EN_LEAD_STOP or run[0].group(0).casefold() in _function_words()):
+        run = run[1:]
+    while run and run[-1].group(0) in ("of", "for"):
+        run = run[:-1]
+    if len(run) >= 2:
+        start, end = run[0].start(), run[-1].end()
+        end -= 2 if text[start:end].endswith("'s") else 0
+        out.append(NameCandidate(text[start:end], start, end, "proper", ""))
+
+
+_LATIN_RUN = re.compile(r"(?<![\w@./-])[A-Z][a-z]{2,}[A-Za-z'&-]*(?:\s(?:of\s|and\s|&\s|for\s)?(?:[A-Z][a-z]{2,}"
+                        r"[A-Za-z'&-]*|[A-Z]{2,}\b))+(?![\w-])")
+_LATIN_WORD = re.compile(r"[A-Z][A-Za-z'&-]*|of|and|&|for")
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    words = json.loads(resources.files("geunkeo.data").joinpath("function_words.json").read_text("utf-8"))["en"]
+    return frozenset(w.casefold() for w in words)
+
+
 def name_candidates(text: str, taken: Iterable[tuple[int, int]] = ()) -> list[NameCandidate]:
-    """Every candidate of `text`, by position; of overlapping ones the person (its title is part of it) wins.
-    Korean compounds inside a `taken` span are not read (the caller drops candidates overlapping one anyway)."""
+    """Every candidate of `text`, by position; of overlapping ones the person (its title is part of it) wins,
+    then a name with a head word over a bare capitalised run. Korean compounds inside a `taken` span are not read
+    (the caller drops candidates overlapping one anyway)."""
     people = person_names(text)
     found = people + [c for c in korean_compounds(text, taken) + english_runs(text)
                       if not any(p.start < c.end and c.start < p.end for p in people)]
+    found += [c for c in latin_runs(text) if not any(p.start < c.end and c.start < p.end for p in found)]
     return sorted(found, key=lambda c: c.start)
 
 

@@ -268,6 +268,8 @@ def stand_in(e: Entity, lang: str) -> str:
     phrases = name_kinds()["stand_ins"]["en" if lang == "en" else "ko"]
     if e.kind == "person":
         return phrases["person"]
+    if e.ref in phrases:  # the candidate's kind, carried by the entity
+        return phrases[e.ref]
     hk = head_kind(e.text)
     return phrases.get(hk[1], phrases["office"]) if hk else phrases["office"]
 
@@ -288,11 +290,11 @@ class NameCheck:
         for c in name_candidates(sent, [(e.start, e.end) for e in ents]):
             if any(e.start < c.end and c.start < e.end for e in ents):
                 continue  # the filter's own extractors read it: their check decides
-            if _HANGUL.search(c.text) and not self.view.korean:
-                continue  # a Korean name over English contexts: nothing here reads a rendering that way
+            if _HANGUL.search(c.text) and not self.view.korean or c.kind == "proper" and self.view.korean:
+                continue  # a Korean name over English contexts, a bare romanised name over Korean ones: unjudged
             kind = "person" if c.kind == "person" else "name"
             if compact(c.text) not in self.view.compact and self._invented(c):
-                out.append(Entity(kind, c.text, c.start, c.end, compact(c.text)))
+                out.append(Entity(kind, c.text, c.start, c.end, compact(c.text), ref=c.kind))  # ref: its kind
             else:  # (a name a context writes as it is needs no model: its P(invented) is near 0)
                 self._keep(report, kind, c.text)
         return out
