@@ -168,7 +168,8 @@ def test_verify_with_a_departments_file(tmp_path):
     (tmp_path / "depts.txt").write_text("# names without a suffix\n국제교류관\n", encoding="utf-8")
     args = ["verify", "--answer", str(tmp_path / "a.txt"), "--context", str(tmp_path / "학칙.txt"), "--json"]
     plain = json.loads(RUNNER.invoke(app, args).stdout)
-    assert plain["text"] == "신청은 학사지원팀과 국제교류관에서 받습니다."  # not recognised: left alone
+    # without the file it is read as a building's name (answer/name_check.py) that no context names
+    assert plain["text"] == "신청은 학사지원팀과 해당 건물에서 받습니다."
     known = json.loads(RUNNER.invoke(app, [*args, "--departments", str(tmp_path / "depts.txt")]).stdout)
     assert known["text"] == "신청은 학사지원팀과 담당 부서에서 받습니다."
     assert known["removed"] == [{"kind": "department", "value": "국제교류관", "replacement": "담당 부서"}]

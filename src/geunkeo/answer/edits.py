@@ -15,6 +15,8 @@ from dataclasses import replace
 from functools import cached_property
 
 from geunkeo.answer.clauses import salvage_head, salvage_tail
+from geunkeo.answer.name_check import NAME_KINDS
+from geunkeo.answer.name_check import stand_in as name_stand_in
 from geunkeo.answer.rewrite import (
     LABEL_WORDS,
     PHRASES,
@@ -339,6 +341,8 @@ _STAND_INS = {("ko", "M별지"): "관련 서식", ("ko", "M붙임"): "관련 첨
 
 def _stand_in(e: Entity, lang: str) -> str:
     """The phrase an invented department or citation is replaced with, in the answer's language."""
+    if e.kind in NAME_KINDS:  # a branch, scholarship, building, person, …: a phrase of its kind
+        return name_stand_in(e, lang)
     kind = e.article.partition(":")[0] if e.kind == "citation" else ""
     return _STAND_INS.get((lang, kind), PHRASES[lang][e.kind])
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from geunkeo.answer.context import ContextDoc, ContextIndex
 from geunkeo.answer.edits import rewrite_sentence
 from geunkeo.answer.figure_edits import cut_figures, relocated
+from geunkeo.answer.name_check import NameCheck
 from geunkeo.answer.report import (
     FilterReport,
     InjectionFound,
@@ -148,6 +149,7 @@ class HallucinationFilter:
         if injected is not None:
             injected.raw = ContextIndex(injected.chunks, self.known_departments)
         phrases = PHRASES[lang]
+        names = NameCheck([d.full for d in ctx.docs])  # names no extractor above reads (answer/name_check.py)
         out: list[FilteredSentence] = []
         contact_done = any(_CITE_MARK.sub("", s).strip() == phrases["contact"] for s in sentences)
         per_sentence, figures = self._entities(sentences)
@@ -158,7 +160,7 @@ class HallucinationFilter:
                     out.append(FilteredSentence(phrases["contact"], None, generic=True, anchor=i))
                 continue
             n_unverified = len(report.unverified)
-            bad = self._check(sent, per_sentence[i], ctx, report, state)
+            bad = names.review(sent, per_sentence[i], self._check(sent, per_sentence[i], ctx, report, state), report)
             if injected is not None and injected.check(sent, bad, report.unverified[n_unverified:],
                                                        per_sentence[i]) == "drawn":
                 # its words come from the passage and from nothing else: a claim the documents do not make
