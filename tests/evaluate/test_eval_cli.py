@@ -179,6 +179,6 @@ def test_a_new_kind_of_question_goes_to_full_review(tmp_path):
     logged = [QACase("t1", "주차 정기권 요금은 얼마야?"), QACase("t2", "휴학 신청 기간 언제야?")]
     evaluate_cases(gold + logged, pipe, Settings(), tmp_path / "run", eval_id="e_new")
     with ReviewQueue(tmp_path / "run") as q:
-        queued = {i["query_id"]: i["queue_type"] for i in q.items()}
+        queued = {i.query_id: i.queue_type for i in q.items()}
     assert queued.get("t1") == "FULL_REVIEW"  # nothing like it in the gold set
     assert queued.get("t2") != "FULL_REVIEW"  # a kind the gold set covers
