@@ -139,6 +139,8 @@ def test_eval_end_to_end_on_a_tiny_index(tmp_path, monkeypatch):
                               "--out", str(tmp_path / "run"), "--json"])
     assert res.exit_code == 0, res.output
     summary = json.loads(res.output)
+    on_disk = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
+    assert on_disk.pop("record_version") == 1 and summary == on_disk  # printed as it was: without the version
     assert summary["cases"] == 2 and sum(summary["executive"]["flags"].values()) == 2
     assert summary["pipeline"]["answerer"] == "extractive"
     assert summary["crosslingual"]["pairs"] == 1

@@ -105,7 +105,9 @@ def run(
     except GeunkeoError as exc:
         _fail(exc)
     if as_json:
-        typer.echo(json.dumps(res.summary.to_dict(), ensure_ascii=False, indent=2, default=str))
+        shown = res.summary.to_dict()
+        del shown["record_version"]  # the file's storage version; the printed summary stays as it always was
+        typer.echo(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
     else:
         _print_run(res.summary, res.run_dir)
 
