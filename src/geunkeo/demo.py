@@ -149,8 +149,8 @@ def main() -> None:
         # them all. The metric layer embeds the run's texts in one batched pass, then scores from memory.
         run = run_evaluation(SAMPLE / "gold", idx, OUT / "demo-run", settings, limit=DEMO_EVAL_CASES)
     flags = ", ".join(f"{k} {v}" for k, v in sorted(run.flags.items()))
-    pre = run.summary.get("pipeline", {}).get("prefetch", {})
-    cache = run.summary.get("pipeline", {}).get("vector_cache", {})
+    pre = run.summary.pipeline.get("prefetch", {})
+    cache = run.summary.pipeline.get("vector_cache", {})
     total = sum(1 for line in (SAMPLE / "gold" / "queries.jsonl").open(encoding="utf-8") if line.strip())
     console.print(f"{run.cases} of {total} gold cases (a seeded sample of every style; `geunkeo eval` runs all) "
                   f"in {run.seconds:.1f}s → flags: {flags}  [dim](batched embedding "

@@ -43,21 +43,21 @@ def test_find_pairs_needs_one_per_language():
 
 def test_rates_by_hand():
     s = crosslingual_summary(RECORDS, _checker, "test checker")
-    assert s["pairs"] == 3
+    assert s.pairs == 3
     # top-1 equal: p1 yes (hakchik), p2 no, p3 yes → 2/3
-    assert s["same_documents_rate"] == 2 / 3
+    assert s.same_documents_rate == 2 / 3
     # Jaccard: p1 {hakchik,notice,policy} vs {hakchik,rules} = 1/4; p2 0/2 = 0; p3 1/1 → (0.25 + 0 + 1) / 3
-    assert abs(s["mean_doc_overlap"] - 1.25 / 3) < 1e-12
+    assert abs(s.mean_doc_overlap - 1.25 / 3) < 1e-12
     # p1: all 4 claims matched → equivalent; p2: 20 vs 10 → 0 of 2; p3 not comparable
-    assert s["claim_set_equivalence_rate"] == 0.5
-    assert s["mean_claim_equivalence"] == 0.5
-    assert s["pairs_without_claim_comparison"] == 1
-    p2 = s["details"][1]
-    assert p2["equivalent"] is False and p2["unmatched_claims"] == ["면책 20%", "Deductible 10%"]
-    assert s["details"][2]["claim_equivalence"] is None
+    assert s.claim_set_equivalence_rate == 0.5
+    assert s.mean_claim_equivalence == 0.5
+    assert s.pairs_without_claim_comparison == 1
+    p2 = s.details[1]
+    assert p2.equivalent is False and p2.unmatched_claims == ["면책 20%", "Deductible 10%"]
+    assert s.details[2].claim_equivalence is None
 
 
 def test_without_checker_claims_are_not_computed():
     s = crosslingual_summary(RECORDS, None, "unused")
-    assert s["claim_set_equivalence_rate"] is None and s["method"]["claim_set"].startswith("not computed")
-    assert s["same_documents_rate"] == 2 / 3
+    assert s.claim_set_equivalence_rate is None and s.method["claim_set"].startswith("not computed")
+    assert s.same_documents_rate == 2 / 3

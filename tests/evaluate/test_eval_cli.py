@@ -139,6 +139,8 @@ def test_eval_end_to_end_on_a_tiny_index(tmp_path, monkeypatch):
                               "--out", str(tmp_path / "run"), "--json"])
     assert res.exit_code == 0, res.output
     summary = json.loads(res.output)
+    on_disk = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
+    assert on_disk.pop("record_version") == 1 and summary == on_disk  # printed as it was: without the version
     assert summary["cases"] == 2 and sum(summary["executive"]["flags"].values()) == 2
     assert summary["pipeline"]["answerer"] == "extractive"
     assert summary["crosslingual"]["pairs"] == 1
@@ -179,6 +181,6 @@ def test_a_new_kind_of_question_goes_to_full_review(tmp_path):
     logged = [QACase("t1", "주차 정기권 요금은 얼마야?"), QACase("t2", "휴학 신청 기간 언제야?")]
     evaluate_cases(gold + logged, pipe, Settings(), tmp_path / "run", eval_id="e_new")
     with ReviewQueue(tmp_path / "run") as q:
-        queued = {i["query_id"]: i["queue_type"] for i in q.items()}
+        queued = {i.query_id: i.queue_type for i in q.items()}
     assert queued.get("t1") == "FULL_REVIEW"  # nothing like it in the gold set
     assert queued.get("t2") != "FULL_REVIEW"  # a kind the gold set covers

@@ -10,6 +10,7 @@ import pytest
 from geunkeo.errors import ConfigError
 from geunkeo.evaluate.base import QACase
 from geunkeo.evaluate.datasets import load_cases
+from geunkeo.evaluate.queue_records import LevelCounts, ReviewPayload
 from geunkeo.evaluate.review import (
     Candidate,
     ReviewQueue,
@@ -69,9 +70,9 @@ def _queue(tmp_path):
     case_b = QACase("qa2", "How long is leave?", lang="en", reference_answer="two years")
     case_c = QACase("qa3", "등록금 반환?", reference_answer="전액")
     q.enqueue("e1", "qa1", Selection("FULL_REVIEW", 1, "ko/qa/simple"), "CRITICAL",
-              ["HALLUCINATED_CLAIM_DETECTED"], case_a, {"answer": "8학기"}, deadline_days=2)
-    q.enqueue("e1", "qa2", Selection("SAMPLE_REVIEW", 4, "en/qa/simple"), "PASSED", [], case_b, {})
-    q.enqueue("e1", "qa3", Selection("SAMPLE_REVIEW", 3, "ko/qa/simple"), "WARNING", [], case_c, {})
+              ["HALLUCINATED_CLAIM_DETECTED"], case_a, ReviewPayload(answer="8학기"), deadline_days=2)
+    q.enqueue("e1", "qa2", Selection("SAMPLE_REVIEW", 4, "en/qa/simple"), "PASSED", [], case_b, ReviewPayload())
+    q.enqueue("e1", "qa3", Selection("SAMPLE_REVIEW", 3, "ko/qa/simple"), "WARNING", [], case_c, ReviewPayload())
     return q
 
 
@@ -79,13 +80,13 @@ def test_queue_is_wal_and_decide_export_round_trip(tmp_path):
     q = _queue(tmp_path)
     mode = sqlite3.connect(tmp_path / "review.db").execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
-    assert [i["query_id"] for i in q.items(pending=True)] == ["qa1", "qa3", "qa2"]  # by priority
+    assert [i.query_id for i in q.items(pending=True)] == ["qa1", "qa3", "qa2"]  # by priority
     item = q.get("qa1")
-    assert item["reasons"] == ["HALLUCINATED_CLAIM_DETECTED"] and item["payload"]["answer"] == "8학기"
+    assert item.reasons == ["HALLUCINATED_CLAIM_DETECTED"] and item.payload.answer == "8학기"
 
     done = q.decide("qa1", "disagree", "kim", root_cause="gt", corrected_answer="통산 6학기까지",
                     gt_update_needed=True, notes="GT outdated")
-    assert done["completed"] and done["review_decision"] == "disagree" and done["gt_update_needed"] is True
+    assert done.completed and done.review_decision == "disagree" and done.gt_update_needed is True
     q.decide("qa2", "agree", "lee")
     q.decide("qa3", "partial", "lee", gt_update_needed=True)  # no correction → not exportable
     with pytest.raises(ConfigError, match="decision must be one of agree, disagree, partial"):
@@ -106,16 +107,16 @@ def test_queue_is_wal_and_decide_export_round_trip(tmp_path):
 
 def test_agreement_rate(tmp_path):
     q = _queue(tmp_path)
-    assert q.stats()["agreement_rate"] is None and q.stats()["completion_rate"] == 0.0
+    assert q.stats().agreement_rate is None and q.stats().completion_rate == 0.0
     q.decide("qa1", "disagree", "kim", root_cause="retrieval")
     q.decide("qa2", "agree", "lee")
     s = q.stats()
-    assert s["completion_rate"] == pytest.approx(2 / 3)
-    assert s["agreement_rate"] == 0.5 and s["disagreement_rate"] == 0.5
+    assert s.completion_rate == pytest.approx(2 / 3)
+    assert s.agreement_rate == 0.5 and s.disagreement_rate == 0.5
     q.decide("qa3", "partial", "lee")
     s = q.stats()
-    assert s["agreement_rate"] == pytest.approx(1 / 3) and s["decisions"] == {"agree": 1, "disagree": 1, "partial": 1}
-    assert s["root_causes"]["retrieval"] == 1 and s["by_level"]["PASSED"] == {"queued": 1, "reviewed": 1, "agree": 1}
+    assert s.agreement_rate == pytest.approx(1 / 3) and s.decisions == {"agree": 1, "disagree": 1, "partial": 1}
+    assert s.root_causes["retrieval"] == 1 and s.by_level["PASSED"] == LevelCounts(queued=1, reviewed=1, agree=1)
     q.close()
 
 
@@ -124,14 +125,14 @@ def test_decisions_are_appended_and_a_stale_one_is_refused(tmp_path):
 
     q = _queue(tmp_path)
     first = q.get("qa1")
-    assert first["version"] == 0
+    assert first.version == 0
     q.decide("qa1", "agree", "alice", based_on=0)
     with pytest.raises(ReviewConflict, match="changed since it was opened"):
         q.decide("qa1", "disagree", "bob", based_on=0)  # bob opened the case before alice decided
     q.decide("qa1", "partial", "bob", based_on=1)
     assert [(h["reviewer"], h["decision"], h["based_on"]) for h in q.history("qa1")] == [
         ("alice", "agree", 0), ("bob", "partial", 1)]
-    assert q.get("qa1")["review_decision"] == "partial" and q.get("qa1")["version"] == 2
+    assert q.get("qa1").review_decision == "partial" and q.get("qa1").version == 2
 
 
 def test_twenty_concurrent_decisions_on_one_case_lose_none(tmp_path):

@@ -106,30 +106,36 @@ def test_run_writes_logs_summary_queue_and_report(tmp_path):
         "doc_id": "학칙", "chunks": ["학칙#제12조", "학칙#제30조"], "ranks": [1, 2], "version": "2024-03",
         "title": "학칙"}
 
-    fc = summary["metrics"]["factual_correctness"]
-    assert fc["computable"] == 3 and fc["not_computable"] == 1
-    assert fc["not_computable_reasons"] == {"no reference answer": 1}
-    assert fc["mean"] == pytest.approx((0.9 + 0.95 + 0.2) / 3)
-    assert summary["gates"]["context_recall"]["pass_rate"] == 0.75
-    assert summary["gates"]["factual_correctness"]["pass_rate"] == 0.5  # not computable counts as not passed
-    ex = summary["executive"]
-    assert ex["p0_pass_rate"] == 0.5 and ex["hallucination_rate"] == 0.25
-    assert summary["pass_rates_by"]["query_language"]["en"]["p0_gates_passed"] == 1.0
-    assert summary["model_debug"]["failure_stage"] == {"generation": 1, "retrieval": 1}
-    assert summary["compliance"]["removed_by_filter"] == {"phone": 1}
+    # summary.json as written, and the typed summary read from it
+    on_disk = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
+    assert summary.to_dict() == on_disk and list(on_disk)[-1] == "record_version" and summary.record_version == 1
+    assert on_disk["gates"]["context_recall"]["pass"] == 3 and summary.gates["context_recall"].passed == 3
+    fc = summary.metrics["factual_correctness"]
+    assert fc.computable == 3 and fc.not_computable == 1
+    assert fc.not_computable_reasons == {"no reference answer": 1}
+    assert fc.mean == pytest.approx((0.9 + 0.95 + 0.2) / 3)
+    assert summary.gates["context_recall"].pass_rate == 0.75
+    assert summary.gates["factual_correctness"].pass_rate == 0.5  # not computable counts as not passed
+    ex = summary.executive
+    assert ex.p0_pass_rate == 0.5 and ex.hallucination_rate == 0.25
+    assert summary.pass_rates_by["query_language"]["en"].p0_gates_passed == 1.0
+    assert summary.model_debug.failure_stage == {"generation": 1, "retrieval": 1}
+    assert summary.compliance.removed_by_filter == {"phone": 1}
 
-    clir = summary["crosslingual"]
-    assert clir["pairs"] == 1
-    assert clir["same_documents_rate"] == 0.0  # top-1 학칙 vs rules
-    assert clir["mean_doc_overlap"] == 0.5  # {학칙} vs {rules, 학칙}
-    assert clir["claim_set_equivalence_rate"] == 1.0
+    clir = summary.crosslingual
+    assert clir.pairs == 1
+    assert clir.same_documents_rate == 0.0  # top-1 학칙 vs rules
+    assert clir.mean_doc_overlap == 0.5  # {학칙} vs {rules, 학칙}
+    assert clir.claim_set_equivalence_rate == 1.0
 
     # both CRITICAL cases are in full review; PASSED: 2 × 0.15 → 1 sampled
     q = ReviewQueue(tmp_path / "run")
     items = q.items()
-    assert sorted(i["query_id"] for i in items if i["queue_type"] == "FULL_REVIEW") == ["q-halluc", "q-norecall"]
-    assert sum(i["queue_type"] == "SAMPLE_REVIEW" for i in items) == 1
-    assert summary["review_queue"]["queued"] == 3
+    assert sorted(i.query_id for i in items if i.queue_type == "FULL_REVIEW") == ["q-halluc", "q-norecall"]
+    assert sum(i.queue_type == "SAMPLE_REVIEW" for i in items) == 1
+    assert summary.queue.queued == 3
+    halluc = next(i for i in items if i.query_id == "q-halluc")
+    assert [c.claim_id for c in halluc.payload.unsupported_claims] == ["c2"] and halluc.record_version == 1
     flags = [json.loads(x) for x in (tmp_path / "run" / "flags.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {f["query_id"]: f["review_status"]["queue_type"] for f in flags}["q-halluc"] == "FULL_REVIEW"
     html = run.report_path.read_text(encoding="utf-8")
@@ -140,16 +146,16 @@ def test_same_seed_same_queue(tmp_path):
     s = Settings()
     a = evaluate_cases(_cases(), _pipeline(), s, tmp_path / "a", eval_id="e")
     b = evaluate_cases(_cases(), _pipeline(), s, tmp_path / "b", eval_id="e")
-    qa = [i["query_id"] for i in ReviewQueue(a.run_dir).items()]
-    assert qa == [i["query_id"] for i in ReviewQueue(b.run_dir).items()]
+    qa = [i.query_id for i in ReviewQueue(a.run_dir).items()]
+    assert qa == [i.query_id for i in ReviewQueue(b.run_dir).items()]
 
 
 def test_serving_simulation_in_summary(tmp_path):
     run = evaluate_cases(_cases(), _pipeline(), Settings(), tmp_path / "run", eval_id="e")
-    ex = run.summary["executive"]
+    ex = run.summary.executive
     # the live gate's actions as the answers carry them (halluc → warn, norecall → escalate, ok, en → answer)
-    assert ex["serving_actions"] == {"answer": 2, "warn": 1, "escalate": 1}
-    assert ex["deflection_rate"] == 0.25
+    assert ex.serving_actions == {"answer": 2, "warn": 1, "escalate": 1}
+    assert ex.deflection_rate == 0.25
 
 
 def test_evaluation_view_drops_generic_sentences_and_judges_withheld_drafts():

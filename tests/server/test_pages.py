@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from geunkeo.answer.gate import REASON_CODES
 from geunkeo.config import Settings
 from geunkeo.evaluate.base import QACase
+from geunkeo.evaluate.queue_records import ReviewPayload
 from geunkeo.evaluate.review import ReviewQueue, Selection
 from geunkeo.server.app import create_app
 from geunkeo.server.auth import KeyStore
@@ -137,7 +138,7 @@ def review(server_index, tmp_path):
         for qid, text in (("q1", "휴학은 몇 학기?"), ("q2", "장학금은 언제?")):
             q.enqueue("e1", qid, Selection("FULL_REVIEW", 1, "ko/qa/simple"), "CRITICAL",
                       ["HALLUCINATED_CLAIM_DETECTED"], QACase(qid, text, reference_answer="6개 학기"),
-                      {"answer": "8개 학기 [1]."})
+                      ReviewPayload(answer="8개 학기 [1]."))
     (run / "summary.json").write_text('{"eval_id": "e1", "cases": 2}', encoding="utf-8")
     store = KeyStore(tmp_path / "server.db")
     keys = {"rev": store.create("alice", "reviewer"), "reader": store.create("carol", "reader")}

@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from geunkeo.config import Settings
 from geunkeo.evaluate.base import QACase
+from geunkeo.evaluate.queue_records import ReviewPayload
 from geunkeo.evaluate.review import ReviewQueue, Selection
 from geunkeo.server.app import create_app
 from geunkeo.server.auth import KeyStore
@@ -20,7 +21,7 @@ def served(server_index, tmp_path):
     run.mkdir(parents=True)
     with ReviewQueue(run / "review.db") as q:
         q.enqueue("e1", "q1", Selection("FULL_REVIEW", 1, "ko/qa/simple"), "CRITICAL", ["HALLUCINATED_CLAIM_DETECTED"],
-                  QACase("q1", "휴학은 몇 학기?", reference_answer="6개 학기"), {"answer": "8개 학기 [1]."})
+                  QACase("q1", "휴학은 몇 학기?", reference_answer="6개 학기"), ReviewPayload(answer="8개 학기 [1]."))
     (run / "summary.json").write_text('{"eval_id": "e1", "cases": 1, "executive": {"flags": {"CRITICAL": 1}}}',
                                       encoding="utf-8")
     store = KeyStore(tmp_path / "server.db")

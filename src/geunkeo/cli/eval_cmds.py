@@ -12,9 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from geunkeo.errors import ConfigError, GeunkeoError
+from geunkeo.evaluate.codes import FlagLevel
 
 if TYPE_CHECKING:
     from geunkeo.config import GateProfileName
+    from geunkeo.evaluate.summary_records import SummaryRecord
 
 console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -43,23 +45,23 @@ def _gate_profile(name: str) -> GateProfileName:
     raise ConfigError(f"gate profile {name!r} is in gate_profiles.json but not a choice of evaluate.profile")
 
 
-def _print_run(summary: dict, run_dir: Path) -> None:
-    ex = summary["executive"]
-    flags = ex["flags"]
-    console.print(f"[bold]{summary['eval_id']}[/bold] · {summary['cases']} cases · profile {summary['profile']} · "
-                  f"{summary['seconds']} s")
-    console.print(f"flags: [red]CRITICAL {flags['CRITICAL']}[/red] · [yellow]WARNING {flags['WARNING']}[/yellow] · "
-                  f"[green]PASSED {flags['PASSED']}[/green] · P0 pass rate {_fmt(ex['p0_pass_rate'])}")
+def _print_run(summary: SummaryRecord, run_dir: Path) -> None:
+    ex = summary.executive
+    flags = ex.flags  # keyed by level
+    console.print(f"[bold]{summary.eval_id}[/bold] · {summary.cases} cases · profile {summary.profile} · "
+                  f"{summary.seconds} s")
+    console.print(f"flags: [red]CRITICAL {flags[FlagLevel.CRITICAL]}[/red] · "
+                  f"[yellow]WARNING {flags[FlagLevel.WARNING]}[/yellow] · [green]PASSED {flags[FlagLevel.PASSED]}"
+                  f"[/green] · P0 pass rate {_fmt(ex.p0_pass_rate)}")
     t = Table("metric", "mean", "computed", "not computable", "method")
-    for name, m in summary["metrics"].items():
-        t.add_row(name, _fmt(m["mean"]), str(m["computable"]), str(m["not_computable"]),
-                  ", ".join(m["methods"]))
+    for name, m in summary.metrics.items():
+        t.add_row(name, _fmt(m.mean), str(m.computable), str(m.not_computable), ", ".join(m.methods))
     console.print(t)
-    q, clir = summary["review_queue"], summary["crosslingual"]
-    console.print(f"review queue: {q['queued']} queued ({q['full_review']} full, {q['sample_review']} sampled)")
-    if clir["pairs"]:
-        console.print(f"cross-lingual: {clir['pairs']} pairs · same documents {_fmt(clir['same_documents_rate'])} · "
-                      f"claim sets equivalent {_fmt(clir['claim_set_equivalence_rate'])}")
+    q, clir = summary.queue, summary.crosslingual
+    console.print(f"review queue: {q.queued} queued ({q.full_review} full, {q.sample_review} sampled)")
+    if clir.pairs:
+        console.print(f"cross-lingual: {clir.pairs} pairs · same documents {_fmt(clir.same_documents_rate)} · "
+                      f"claim sets equivalent {_fmt(clir.claim_set_equivalence_rate)}")
     console.print(f"report: {run_dir / 'report.html'}")
 
 
@@ -103,7 +105,9 @@ def run(
     except GeunkeoError as exc:
         _fail(exc)
     if as_json:
-        typer.echo(json.dumps(res.summary, ensure_ascii=False, indent=2, default=str))
+        shown = res.summary.to_dict()
+        del shown["record_version"]  # the file's storage version; the printed summary stays as it always was
+        typer.echo(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
     else:
         _print_run(res.summary, res.run_dir)
 

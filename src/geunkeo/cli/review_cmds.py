@@ -42,18 +42,16 @@ def list_items(db: Path = typer.Option(..., "--db", help=DB_HELP),
     with _open(db) as q:
         items = q.items(pending=None if show_all else True, level=level)
     if as_json:
-        typer.echo(json.dumps([{k: v for k, v in i.items() if k != "payload"} for i in items],
-                              ensure_ascii=False, indent=2))
+        typer.echo(json.dumps([i.shown() for i in items], ensure_ascii=False, indent=2))
         return
     t = Table("query", "flag", "queue", "prio", "stratum", "due", "decision", "reasons")
     for col in t.columns[:7]:
         col.no_wrap = True
     t.columns[7].min_width, t.columns[7].overflow = 28, "fold"
     for i in items:
-        c = _COLORS.get(i["flag_level"], "white")
-        t.add_row(i["query_id"], f"[{c}]{i['flag_level']}[/{c}]", i["queue_type"].split("_")[0].lower(),
-                  str(i["priority"]), i["stratum"] or "", (i["review_deadline"] or "")[:10],
-                  i["review_decision"] or "pending", " ".join(i["reasons"]))
+        c = _COLORS.get(i.flag_level, "white")
+        t.add_row(i.query_id, f"[{c}]{i.flag_level}[/{c}]", i.queue_type.split("_")[0].lower(), str(i.priority),
+                  i.stratum or "", (i.review_deadline or "")[:10], i.review_decision or "pending", " ".join(i.reasons))
     console.print(t)
     console.print(f"{len(items)} item(s); `geunkeo review show QUERY_ID --db {db}` for one")
 
@@ -67,26 +65,25 @@ def show(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--db
         except GeunkeoError as exc:
             _fail(exc)
     if as_json:
-        typer.echo(json.dumps(item, ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(item.to_dict(), ensure_ascii=False, indent=2))
         return
-    case, p = item["payload"].get("case", {}), item["payload"]
-    c = _COLORS.get(item["flag_level"], "white")
-    console.print(f"[bold]{query_id}[/bold] [{c}]{item['flag_level']}[/{c}] {item['queue_type']} "
-                  f"(priority {item['priority']}, due {item['review_deadline']})")
+    case, p = item.payload.case, item.payload  # the case: the QA dataset's fields as given
+    c = _COLORS.get(item.flag_level, "white")
+    console.print(f"[bold]{query_id}[/bold] [{c}]{item.flag_level}[/{c}] {item.queue_type} "
+                  f"(priority {item.priority}, due {item.review_deadline})")
     console.print(f"[bold]question[/bold]  {case.get('query', '')}")
-    console.print(f"[bold]answer[/bold]    {p.get('answer') or '(no answer)'}")
+    console.print(f"[bold]answer[/bold]    {p.answer or '(no answer)'}")
     console.print(f"[bold]reference[/bold] {case.get('reference_answer') or '—'}")
-    console.print(f"[bold]reasons[/bold]   {', '.join(item['reasons']) or '—'}")
-    for note in p.get("notes") or []:
+    console.print(f"[bold]reasons[/bold]   {', '.join(item.reasons) or '—'}")
+    for note in p.notes:
         console.print(f"  note: {note}")
-    for claim in p.get("unsupported_claims") or []:
-        console.print(f"  [red]unsupported[/red] {claim['claim_id']}: {claim['text']} ({claim['why']})")
-    if item["completed"]:
-        console.print(f"[bold]review[/bold]    {item['review_decision']} by {item['reviewer_id']} · root cause "
-                      f"{item['failure_root_cause'] or '—'} · gt update {item['gt_update_needed']} · "
-                      f"{item['notes'] or ''}")
-        if item["corrected_answer"]:
-            console.print(f"  corrected answer: {item['corrected_answer']}")
+    for claim in p.unsupported_claims:
+        console.print(f"  [red]unsupported[/red] {claim.claim_id}: {claim.text} ({claim.why})")
+    if item.completed:
+        console.print(f"[bold]review[/bold]    {item.review_decision} by {item.reviewer_id} · root cause "
+                      f"{item.failure_root_cause or '—'} · gt update {item.gt_update_needed} · {item.notes or ''}")
+        if item.corrected_answer:
+            console.print(f"  corrected answer: {item.corrected_answer}")
 
 
 def assign(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--db", help=DB_HELP),
@@ -97,7 +94,7 @@ def assign(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--
             item = q.assign(query_id, reviewer)
         except GeunkeoError as exc:
             _fail(exc)
-    console.print(f"{query_id}: assigned to {item['assigned_reviewer']} (due {item['review_deadline']})")
+    console.print(f"{query_id}: assigned to {item.assigned_reviewer} (due {item.review_deadline})")
 
 
 def decide(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--db", help=DB_HELP),
@@ -120,8 +117,8 @@ def decide(query_id: str = typer.Argument(...), db: Path = typer.Option(..., "--
         except GeunkeoError as exc:
             _fail(exc)
         s = q.stats()
-    console.print(f"{query_id}: {item['review_decision']} by {item['reviewer_id']} · reviewed {s['reviewed']}/"
-                  f"{s['queued']} · agreement {s['agreement_rate']:.0%}")
+    console.print(f"{query_id}: {item.review_decision} by {item.reviewer_id} · reviewed {s.reviewed}/"
+                  f"{s.queued} · agreement {s.agreement_rate:.0%}")
 
 
 def export(db: Path = typer.Option(..., "--db", help=DB_HELP),
@@ -139,11 +136,11 @@ def stats(db: Path = typer.Option(..., "--db", help=DB_HELP), as_json: bool = ty
     with _open(db) as q:
         s = q.stats()
     if as_json:
-        typer.echo(json.dumps(s, ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(s.to_dict(), ensure_ascii=False, indent=2))
         return
-    rate = "n/a" if s["agreement_rate"] is None else f"{s['agreement_rate']:.1%}"
-    console.print(f"queued {s['queued']} · reviewed {s['reviewed']} · agreement {rate} · decisions "
-                  f"{s['decisions']} · root causes {s['root_causes']}")
+    rate = "n/a" if s.agreement_rate is None else f"{s.agreement_rate:.1%}"
+    console.print(f"queued {s.queued} · reviewed {s.reviewed} · agreement {rate} · decisions "
+                  f"{s.decisions} · root causes {s.root_causes}")
 
 
 COMMANDS: list[tuple[str, Callable[..., Any]]] = [

@@ -14,27 +14,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
 
 from geunkeo.checks.claims import strip_citations
 from geunkeo.evaluate.base import Claim
 from geunkeo.evaluate.records import CaseRecord
+from geunkeo.evaluate.summary_records import Crosslingual, PairResult
 
 # (answer_text, [(context_id, context_text)]) -> checked claims of answer_text
 ClaimChecker = Callable[[str, Sequence[tuple[str, str]]], list[Claim]]
-
-
-@dataclass
-class PairResult:
-    parallel_id: str
-    ko_id: str
-    en_id: str
-    same_top1: bool | None
-    doc_overlap: float | None
-    claim_equivalence: float | None = None
-    equivalent: bool | None = None
-    unmatched_claims: list[str] | None = None
 
 
 def find_pairs(records: Sequence[CaseRecord]) -> list[tuple[str, CaseRecord, CaseRecord]]:
@@ -86,7 +73,7 @@ def _mean(values: list[float]) -> float | None:
 
 
 def crosslingual_summary(records: Sequence[CaseRecord], checker: ClaimChecker | None,
-                         method: str) -> dict[str, Any]:
+                         method: str) -> Crosslingual:
     """Pair-level results and rates for the run summary (rates over the pairs where they were computable)."""
     pairs = [compare_pair(pid, ko, en, checker) for pid, ko, en in find_pairs(records)]
     top1 = [p.same_top1 for p in pairs if p.same_top1 is not None]
@@ -94,14 +81,14 @@ def crosslingual_summary(records: Sequence[CaseRecord], checker: ClaimChecker | 
     # (claim sets equivalent, claim equivalence) of the pairs whose claims were compared (both are set together)
     equiv = [(p.equivalent, p.claim_equivalence) for p in pairs
              if p.equivalent is not None and p.claim_equivalence is not None]
-    return {
-        "pairs": len(pairs),
-        "same_documents_rate": _mean([float(x) for x in top1]),
-        "mean_doc_overlap": _mean(overlap),
-        "claim_set_equivalence_rate": _mean([float(same) for same, _ in equiv]),
-        "mean_claim_equivalence": _mean([share for _, share in equiv]),
-        "pairs_without_claim_comparison": len(pairs) - len(equiv),
-        "method": {"same_documents": "top-1 document id equal; overlap = Jaccard of top-k document ids",
-                   "claim_set": method if checker else "not computed (no claim checker)"},
-        "details": [asdict(p) for p in pairs],
-    }
+    return Crosslingual(
+        pairs=len(pairs),
+        same_documents_rate=_mean([float(x) for x in top1]),
+        mean_doc_overlap=_mean(overlap),
+        claim_set_equivalence_rate=_mean([float(same) for same, _ in equiv]),
+        mean_claim_equivalence=_mean([share for _, share in equiv]),
+        pairs_without_claim_comparison=len(pairs) - len(equiv),
+        method={"same_documents": "top-1 document id equal; overlap = Jaccard of top-k document ids",
+                "claim_set": method if checker else "not computed (no claim checker)"},
+        details=pairs,
+    )

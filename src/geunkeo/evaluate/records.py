@@ -27,10 +27,12 @@ T = TypeVar("T")
 
 def plain(obj: Any) -> Any:
     """A record as JSON-ready dicts and lists, in field order, leaving out a class's `_OMIT_IF_NONE` fields when
-    they are None; enum members become their plain value."""
+    they are None and writing a field under its `_JSON_KEYS` name when it has one (a key no field can be named,
+    such as "pass"); enum members become their plain value."""
     if is_dataclass(obj) and not isinstance(obj, type):
         omit: frozenset[str] = getattr(obj, "_OMIT_IF_NONE", frozenset())
-        return {f.name: plain(v) for f in fields(obj)
+        keys: dict[str, str] = getattr(obj, "_JSON_KEYS", {})
+        return {keys.get(f.name, f.name): plain(v) for f in fields(obj)
                 if not ((v := getattr(obj, f.name)) is None and f.name in omit)}
     if isinstance(obj, Enum):
         return obj.value
@@ -42,9 +44,11 @@ def plain(obj: Any) -> Any:
 
 
 def known(cls: type[T], d: dict[str, Any] | None) -> T:
-    """`cls` built from the keys of `d` it has a field for (a flat record: every field a plain value)."""
-    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    return cls(**{k: v for k, v in (d or {}).items() if k in names})
+    """`cls` built from the keys of `d` it has a field for, by their `_JSON_KEYS` names where they have one (a flat
+    record: every field a plain value)."""
+    keys: dict[str, str] = getattr(cls, "_JSON_KEYS", {})
+    by_key = {keys.get(f.name, f.name): f.name for f in fields(cls)}  # type: ignore[arg-type]
+    return cls(**{by_key[k]: v for k, v in (d or {}).items() if k in by_key})
 
 
 @dataclass

@@ -19,7 +19,7 @@ import random
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from typing import Any
 from geunkeo.errors import ConfigError, ReviewConflict
 from geunkeo.evaluate.base import QACase
 from geunkeo.evaluate.datasets import allocate, case_from_dict, save_cases
+from geunkeo.evaluate.queue_records import LevelCounts, QueueStats, ReviewItem, ReviewPayload
 from geunkeo.evaluate.records import ReviewStatus
 
 DECISIONS = ("agree", "disagree", "partial")
@@ -151,10 +152,12 @@ class ReviewQueue:
 
     # -- writing --------------------------------------------------------------------------------------------
     def enqueue(self, eval_id: str, query_id: str, sel: Selection, level: str, reasons: list[str],
-                case: QACase | dict[str, Any], payload: dict[str, Any], deadline_days: float = 3.0,
+                case: QACase | dict[str, Any], payload: ReviewPayload, deadline_days: float = 3.0,
                 reviewer: str | None = None) -> ReviewStatus:
-        """Add (or refresh) one queued case; returns its `review_status` block (seed §3.1.2)."""
+        """Add (or refresh) one queued case (`payload.case` is set from `case`); returns its `review_status`
+        block (seed §3.1.2)."""
         c = case if isinstance(case, dict) else case.__dict__
+        payload = replace(payload, case=c)
         now = _now()
         status = ReviewStatus(True, sel.queue_type, reviewer, _iso(now + timedelta(days=deadline_days)))
         self._db.execute(
@@ -166,25 +169,25 @@ class ReviewQueue:
                  payload=excluded.payload""",
             (eval_id, query_id, c.get("lang"), c.get("task"), c.get("complexity"), sel.stratum, level,
              json.dumps(reasons), sel.queue_type, sel.priority, reviewer, status.review_deadline, _iso(now),
-             json.dumps({"case": c, **payload}, ensure_ascii=False, default=str)),
+             payload.stored()),
         )
         self._db.commit()
         return status
 
-    def assign(self, query_id: str, reviewer: str, eval_id: str | None = None) -> dict[str, Any]:
+    def assign(self, query_id: str, reviewer: str, eval_id: str | None = None) -> ReviewItem:
         """Set the item's assigned reviewer (seed §3.1.2 `assigned_reviewer`)."""
         if not reviewer.strip():
             raise ConfigError("assign needs a reviewer id (--reviewer NAME)")
         item = self.get(query_id, eval_id)
         self._db.execute("UPDATE review_items SET assigned_reviewer=? WHERE eval_id=? AND query_id=?",
-                         (reviewer, item["eval_id"], query_id))
+                         (reviewer, item.eval_id, query_id))
         self._db.commit()
-        return self.get(query_id, item["eval_id"])
+        return self.get(query_id, item.eval_id)
 
     def decide(self, query_id: str, decision: str, reviewer: str, root_cause: str | None = None,
                corrected_answer: str | None = None, gt_update_needed: bool | None = None,
                notes: str | None = None, risk_level: str | None = None,
-               eval_id: str | None = None, based_on: int | None = None) -> dict[str, Any]:
+               eval_id: str | None = None, based_on: int | None = None) -> ReviewItem:
         """Record a reviewer's decision (seed §3.1.1 expert review output); returns the updated item.
 
         Decisions are appended, never overwritten. `based_on` is the item's `version` (its number of decisions)
@@ -197,7 +200,7 @@ class ReviewQueue:
         if not reviewer.strip():
             raise ConfigError("a review needs the reviewer's id (--reviewer NAME)")
         item = self.get(query_id, eval_id)
-        key = (item["eval_id"], query_id)
+        key = (item.eval_id, query_id)
         now = _iso(_now())
         self._db.execute("BEGIN IMMEDIATE")
         try:
@@ -219,7 +222,7 @@ class ReviewQueue:
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        return self.get(query_id, item["eval_id"])
+        return self.get(query_id, item.eval_id)
 
     def _version(self, eval_id: str, query_id: str) -> int:
         return self._db.execute("SELECT COUNT(*) FROM review_decisions WHERE eval_id=? AND query_id=?",
@@ -229,22 +232,15 @@ class ReviewQueue:
         """Every decision on one item, oldest first."""
         item = self.get(query_id, eval_id)
         rows = self._db.execute("SELECT * FROM review_decisions WHERE eval_id=? AND query_id=? ORDER BY id",
-                                (item["eval_id"], query_id))
+                                (item.eval_id, query_id))
         return [dict(r) for r in rows]
 
     # -- reading --------------------------------------------------------------------------------------------
-    def _row(self, r: sqlite3.Row) -> dict[str, Any]:
-        d = dict(r)
-        d["version"] = self._version(d["eval_id"], d["query_id"])
-        d["reasons"] = json.loads(d["reasons"])
-        d["payload"] = json.loads(d["payload"])
-        d["completed"] = bool(d["completed"])
-        if d["gt_update_needed"] is not None:
-            d["gt_update_needed"] = bool(d["gt_update_needed"])
-        return d
+    def _row(self, r: sqlite3.Row) -> ReviewItem:
+        return ReviewItem.from_row(dict(r), self._version(r["eval_id"], r["query_id"]))
 
     def items(self, pending: bool | None = None, level: str | None = None,
-              eval_id: str | None = None) -> list[dict[str, Any]]:
+              eval_id: str | None = None) -> list[ReviewItem]:
         """Queued items by priority; `pending=True` only unreviewed, False only reviewed; one run or all."""
         sql = "SELECT * FROM review_items WHERE 1=1"
         args: list[str | int] = []
@@ -260,7 +256,7 @@ class ReviewQueue:
         sql += " ORDER BY priority, review_deadline, query_id"
         return [self._row(r) for r in self._db.execute(sql, args)]
 
-    def get(self, query_id: str, eval_id: str | None = None) -> dict[str, Any]:
+    def get(self, query_id: str, eval_id: str | None = None) -> ReviewItem:
         """One item; without `eval_id`, the newest evaluation of that query."""
         sql, args = "SELECT * FROM review_items WHERE query_id=?", [query_id]
         if eval_id:
@@ -271,31 +267,30 @@ class ReviewQueue:
             raise ConfigError(f"{query_id!r} is not in the review queue {self.path}; see `geunkeo review list`")
         return self._row(row)
 
-    def stats(self, eval_id: str | None = None) -> dict[str, Any]:
+    def stats(self, eval_id: str | None = None) -> QueueStats:
         """Queue status and auto-vs-human agreement (seed §7: review completion, review disagreement)."""
         rows = self.items(eval_id=eval_id)
-        done = [r for r in rows if r["completed"]]
-        counts = {d: sum(1 for r in done if r["review_decision"] == d) for d in DECISIONS}
-        by_level: dict[str, dict[str, int]] = {}
+        done = [r for r in rows if r.completed]
+        counts = {d: sum(1 for r in done if r.review_decision == d) for d in DECISIONS}
+        by_level: dict[str, LevelCounts] = {}
         for r in rows:
-            b = by_level.setdefault(r["flag_level"], {"queued": 0, "reviewed": 0, "agree": 0})
-            b["queued"] += 1
-            b["reviewed"] += int(r["completed"])
-            b["agree"] += int(r["review_decision"] == "agree")
-        return {
-            "queued": len(rows),
-            "full_review": sum(1 for r in rows if r["queue_type"] == FULL),
-            "sample_review": sum(1 for r in rows if r["queue_type"] == SAMPLE),
-            "reviewed": len(done),
-            "completion_rate": len(done) / len(rows) if rows else None,
-            "decisions": counts,
-            # agreement: reviews that agree with the automatic flag; partial counts as not agreeing.
-            "agreement_rate": counts["agree"] / len(done) if done else None,
-            "disagreement_rate": counts["disagree"] / len(done) if done else None,
-            "root_causes": {rc: sum(1 for r in done if r["failure_root_cause"] == rc) for rc in ROOT_CAUSES},
-            "gt_update_needed": sum(1 for r in done if r["gt_update_needed"]),
-            "by_level": by_level,
-        }
+            b = by_level.setdefault(r.flag_level, LevelCounts())
+            b.queued += 1
+            b.reviewed += int(r.completed)
+            b.agree += int(r.review_decision == "agree")
+        return QueueStats(
+            queued=len(rows),
+            full_review=sum(1 for r in rows if r.queue_type == FULL),
+            sample_review=sum(1 for r in rows if r.queue_type == SAMPLE),
+            reviewed=len(done),
+            completion_rate=len(done) / len(rows) if rows else None,
+            decisions=counts,
+            agreement_rate=counts["agree"] / len(done) if done else None,
+            disagreement_rate=counts["disagree"] / len(done) if done else None,
+            root_causes={rc: sum(1 for r in done if r.failure_root_cause == rc) for rc in ROOT_CAUSES},
+            gt_update_needed=sum(1 for r in done if r.gt_update_needed),
+            by_level=by_level,
+        )
 
     def export_golden(self, out: str | Path) -> tuple[int, list[str]]:
         """Reviewed items as a JSONL QA dataset; the corrected answer (if any) becomes the reference.
@@ -306,17 +301,18 @@ class ReviewQueue:
         cases: list[QACase] = []
         skipped: list[str] = []
         for r in self.items(pending=False):
-            case = dict(r["payload"].get("case") or {})
-            reference = r["corrected_answer"] or (None if r["gt_update_needed"] else case.get("reference_answer"))
+            case = dict(r.payload.case)
+            reference = r.corrected_answer or (None if r.gt_update_needed else case.get("reference_answer"))
             if not reference or "id" not in case:
-                skipped.append(r["query_id"])
+                skipped.append(r.query_id)
                 continue
             case["reference_answer"] = reference
             meta = dict(case.get("metadata") or {})
-            meta["review"] = {k: r[k] for k in ("eval_id", "reviewer_id", "review_decision", "failure_root_cause",
-                                                 "gt_update_needed", "notes", "reviewed_at", "flag_level")}
-            meta["review"]["reference_corrected"] = bool(r["corrected_answer"])
+            meta["review"] = {"eval_id": r.eval_id, "reviewer_id": r.reviewer_id, "review_decision": r.review_decision,
+                              "failure_root_cause": r.failure_root_cause, "gt_update_needed": r.gt_update_needed,
+                              "notes": r.notes, "reviewed_at": r.reviewed_at, "flag_level": r.flag_level,
+                              "reference_corrected": bool(r.corrected_answer)}
             case["metadata"] = meta
-            cases.append(case_from_dict(case, where=f"review {r['query_id']}"))
+            cases.append(case_from_dict(case, where=f"review {r.query_id}"))
         save_cases(cases, out)
         return len(cases), skipped

@@ -31,10 +31,12 @@ from geunkeo.evaluate.codes import NOT_SERVED
 from geunkeo.evaluate.crosslingual import ClaimChecker, crosslingual_summary
 from geunkeo.evaluate.datasets import from_beir, load_cases, sample_cases
 from geunkeo.evaluate.gates import GateProfile, assign_flag, load_profile
+from geunkeo.evaluate.queue_records import QueueStats, ReviewItem, ReviewPayload, UnsupportedClaim
 from geunkeo.evaluate.records import CaseRecord, FlagRecord, ReviewStatus
 from geunkeo.evaluate.report import dashboard
 from geunkeo.evaluate.report.dashboard import question_clusters
 from geunkeo.evaluate.review import Candidate, ReviewQueue, select_for_review
+from geunkeo.evaluate.summary_records import Crosslingual, ReviewSampling, SummaryRecord
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import several_versions, superseded_cited
 from geunkeo.trace import Trace
@@ -65,7 +67,7 @@ class RunSummary:
     cases: int
     flags: dict[str, int]
     seconds: float
-    summary: dict[str, Any]
+    summary: SummaryRecord
 
     @property
     def report_path(self) -> Path:
@@ -234,20 +236,18 @@ def evaluate_cases(cases: Sequence[QACase], pipeline: EvalPipeline, settings: Se
     records, flags, review, queue_items = _review_cases(rows, es, eval_id, stamp, out)
 
     clir_method = "claim-support checker (answer claims vs the other language's answer)"
-    summary = summarize(records, review, crosslingual_summary(records, pipeline.check_claims, clir_method))
-    summary.update({
-        "eval_id": eval_id, "timestamp": stamp, "dataset": dataset, "profile": profile.name,
-        "gates_profile": {m: {"op": r.op, "threshold": r.threshold, "level": r.level,
-                                  **({"mode": r.mode} if r.mode else {})} for m, r in profile.p0.items()},
-        "pipeline": {**pipeline.describe,
-                     **({"vector_cache": pipeline.cache_stats()} if pipeline.cache_stats else {}),
-                     **({"prefetch": prepared} if prepared else {})},
-        "review_sampling": {"warning_rate": es.review_warning_rate, "passed_rate": es.review_passed_rate,
-                            "seed": es.review_seed},
-    })
-    summary["seconds"] = round(time.perf_counter() - t_start, 2)
+    summary = replace(
+        summarize(records, review, crosslingual_summary(records, pipeline.check_claims, clir_method)),
+        eval_id=eval_id, timestamp=stamp, dataset=dataset, profile=profile.name,
+        gates_profile={m: {"op": r.op, "threshold": r.threshold, "level": r.level,
+                           **({"mode": r.mode} if r.mode else {})} for m, r in profile.p0.items()},
+        pipeline={**pipeline.describe, **({"vector_cache": pipeline.cache_stats()} if pipeline.cache_stats else {}),
+                  **({"prefetch": prepared} if prepared else {})},
+        review_sampling=ReviewSampling(es.review_warning_rate, es.review_passed_rate, es.review_seed),
+    )
+    summary.seconds = seconds = round(time.perf_counter() - t_start, 2)
     _write_run(out, summary, records, flags, queue_items, t_start)
-    return RunSummary(out, eval_id, len(records), summary["executive"]["flags"], summary["seconds"], summary)
+    return RunSummary(out, eval_id, len(records), summary.executive.flags, seconds, summary)
 
 
 ServedRow = tuple[QACase, list[Hit], Answer | None, dict[str, float]]  # case, hits, judged answer, timings (ms)
@@ -295,7 +295,7 @@ def _score_cases(served_rows: list[ServedRow], judged_what: dict[str, tuple[str,
 
 
 def _review_cases(rows: list[CaseOutcome], es: EvaluateSettings, eval_id: str, stamp: str,
-                  out: Path) -> tuple[list[CaseRecord], list[FlagRecord], dict[str, Any], list[dict[str, Any]]]:
+                  out: Path) -> tuple[list[CaseRecord], list[FlagRecord], QueueStats, list[ReviewItem]]:
     """Step 3: the cases sampled for review go to the queue; each case's log and flag record, the queue's stats
     and items for this run."""
     # a new kind of question (logged ones far from every gold question) goes to full review (seed 003 P2)
@@ -315,9 +315,9 @@ def _review_cases(rows: list[CaseOutcome], es: EvaluateSettings, eval_id: str, s
             if case.id in selection:
                 status = queue.enqueue(
                     eval_id, case.id, selection[case.id], outcome.flag.level, outcome.flag.reason_codes, case,
-                    {"answer": row.answer.text if row.answer else None, "notes": outcome.flag.notes,
-                     "unsupported_claims": [{"claim_id": c.claim_id, "text": c.text, "why": c.failure_reason}
-                                            for c in row.claims if c.claim_id in outcome.hallucinated_claims]},
+                    ReviewPayload(answer=row.answer.text if row.answer else None, notes=outcome.flag.notes,
+                                  unsupported_claims=[UnsupportedClaim(c.claim_id, c.text, c.failure_reason)
+                                                      for c in row.claims if c.claim_id in outcome.hallucinated_claims]),
                     deadline_days=es.review_deadline_days)
             flags.append(build_flag_record(eval_id, case.id, stamp, outcome, status))
             records.append(build_case_log(eval_id, stamp, row, status or ReviewStatus()))
@@ -327,39 +327,43 @@ def _review_cases(rows: list[CaseOutcome], es: EvaluateSettings, eval_id: str, s
     return records, flags, review, queue_items
 
 
-def _write_run(out: Path, summary: dict[str, Any], records: list[CaseRecord], flags: list[FlagRecord],
-               queue_items: list[dict[str, Any]], t_start: float) -> None:
+def _write_run(out: Path, summary: SummaryRecord, records: list[CaseRecord], flags: list[FlagRecord],
+               queue_items: list[ReviewItem], t_start: float) -> None:
     """The run directory's logs, summary.json and report (summary.json again with the time the report took)."""
     _write_jsonl(out / "cases.jsonl", [r.to_dict() for r in records])
     _write_jsonl(out / "flags.jsonl", [f.to_dict() for f in flags])
-    (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str),
-                                      encoding="utf-8")
+    write_summary(out, summary)
     from geunkeo.evaluate.report.html import write_report
 
     write_report(out, summary, records, queue_items=queue_items)
-    summary["seconds_with_report"] = round(time.perf_counter() - t_start, 2)
-    (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str),
-                                      encoding="utf-8")
+    summary.seconds_with_report = round(time.perf_counter() - t_start, 2)
+    write_summary(out, summary)
 
 
-def summarize(records: Sequence[CaseRecord], review: dict[str, Any], clir: dict[str, Any]) -> dict[str, Any]:
-    """The aggregate part of summary.json (see dashboard.py for each number's definition)."""
+def write_summary(run_dir: Path, summary: SummaryRecord) -> None:
+    (run_dir / "summary.json").write_text(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2, default=str),
+                                          encoding="utf-8")
+
+
+def summarize(records: Sequence[CaseRecord], review: QueueStats, clir: Crosslingual) -> SummaryRecord:
+    """The aggregate part of summary.json (see dashboard.py for each number's definition); what the run was is
+    set by `evaluate_cases`."""
     timings: dict[str, list[float]] = {}
     for r in records:
         for k, v in r.timings_ms.items():
             timings.setdefault(k, []).append(v)
-    return {
-        "cases": len(records),
-        "metrics": dashboard.metric_stats(records),
-        "gates": dashboard.gate_stats(records),
-        "pass_rates_by": {k: dashboard.pass_rates_by(records, k) for k in dashboard.GROUPINGS},
-        "executive": dashboard.executive(records, review),
-        "model_debug": dashboard.model_debug(records),
-        "compliance": dashboard.compliance(records, review),
-        "review_queue": review,
-        "crosslingual": clir,
-        "timings_ms": {k: {"total": round(sum(v), 1), "mean": round(sum(v) / len(v), 1)} for k, v in timings.items()},
-    }
+    return SummaryRecord(
+        cases=len(records),
+        metrics=dashboard.metric_stats(records),
+        gates=dashboard.gate_stats(records),
+        pass_rates_by={k: dashboard.pass_rates_by(records, k) for k in dashboard.GROUPINGS},
+        executive=dashboard.executive(records, review),
+        model_debug=dashboard.model_debug(records),
+        compliance=dashboard.compliance(records, review),
+        review_queue=review,
+        crosslingual=clir,
+        timings_ms={k: {"total": round(sum(v), 1), "mean": round(sum(v) / len(v), 1)} for k, v in timings.items()},
+    )
 
 
 def _write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> None:
@@ -387,12 +391,13 @@ def run_evaluation(dataset_path: str | Path, index_dir, out_dir: str | Path,
     return evaluate_cases(cases, pipeline, settings, out_dir, dataset=name, progress=progress)
 
 
-def load_run(run_dir: str | Path) -> tuple[dict[str, Any], list[CaseRecord]]:
-    """summary.json and the case records of a finished run (of any record version, records.py)."""
+def load_run(run_dir: str | Path) -> tuple[SummaryRecord, list[CaseRecord]]:
+    """summary.json and the case records of a finished run (of any record version: records.py,
+    summary_records.py)."""
     d = Path(run_dir)
     if not (d / "summary.json").is_file() or not (d / "cases.jsonl").is_file():
         raise ConfigError(f"{d} is not an evaluation run directory (summary.json / cases.jsonl missing)")
-    summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+    summary = SummaryRecord.from_dict(json.loads((d / "summary.json").read_text(encoding="utf-8")))
     with (d / "cases.jsonl").open(encoding="utf-8") as fh:
         records = [CaseRecord.from_dict(json.loads(x)) for x in fh if x.strip()]
     return summary, records

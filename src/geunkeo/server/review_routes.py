@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from geunkeo.errors import ConfigError, GeunkeoError, ReviewConflict
 from geunkeo.evaluate.codes import MOST_SEVERE_FIRST
+from geunkeo.evaluate.queue_records import ReviewItem
 from geunkeo.evaluate.review import DECISIONS, ROOT_CAUSES, ReviewQueue
 from geunkeo.server.auth import COOKIE, Principal, current, require_role
 from geunkeo.server.runs_routes import run_dir, run_summaries, runs_root
@@ -26,7 +27,7 @@ from geunkeo.server.strings import decision_text, flag_text
 from geunkeo.server.views import page_lang, render_page
 
 router = APIRouter()
-_SEVERITY = {lvl: n for n, lvl in enumerate(MOST_SEVERE_FIRST)}
+_SEVERITY: dict[str, int] = {lvl: n for n, lvl in enumerate(MOST_SEVERE_FIRST)}
 
 
 def _queue(request: Request, run: str) -> ReviewQueue:
@@ -52,20 +53,19 @@ def _case_record(run: Path, query_id: str) -> dict[str, Any] | None:
 
 def queue_items(q: ReviewQueue, level: str | None = None, reason: str | None = None, lang: str | None = None,
                 task: str | None = None, stratum: str | None = None, status: str | None = None,
-                due: str | None = None) -> list[dict[str, Any]]:
+                due: str | None = None) -> list[ReviewItem]:
     """Queue items filtered as the page's form asks, most severe first, then the earliest deadline."""
     items = q.items(pending={"pending": True, "reviewed": False}.get(status or ""))
     keep = []
     for it in items:
-        if level and it["flag_level"] != level or reason and reason not in it["reasons"]:
+        if level and it.flag_level != level or reason and reason not in it.reasons:
             continue
-        if lang and it["lang"] != lang or task and it["task"] != task or stratum and it["stratum"] != stratum:
+        if lang and it.lang != lang or task and it.task != task or stratum and it.stratum != stratum:
             continue
-        if due and (it["review_deadline"] or "") > due:
+        if due and (it.review_deadline or "") > due:
             continue
         keep.append(it)
-    return sorted(keep, key=lambda it: (_SEVERITY.get(it["flag_level"], 3), it["review_deadline"] or "",
-                                        it["query_id"]))
+    return sorted(keep, key=lambda it: (_SEVERITY.get(it.flag_level, 3), it.review_deadline or "", it.query_id))
 
 
 @router.get("/review", response_class=HTMLResponse, include_in_schema=False)
@@ -85,17 +85,17 @@ def review_queue(request: Request, run: str, level: str | None = None, reason: s
         all_items = q.items()
         items = queue_items(q, level, reason, qlang, task, stratum, status, due)
         stats = q.stats()
-    options = {"level": sorted({i["flag_level"] for i in all_items}, key=lambda x: _SEVERITY.get(x, 3)),
-               "reason": sorted({r for i in all_items for r in i["reasons"]}),
-               "qlang": sorted({i["lang"] for i in all_items if i["lang"]}),
-               "task": sorted({i["task"] for i in all_items if i["task"]}),
-               "stratum": sorted({i["stratum"] for i in all_items if i["stratum"]})}
+    options = {"level": sorted({i.flag_level for i in all_items}, key=lambda x: _SEVERITY.get(x, 3)),
+               "reason": sorted({r for i in all_items for r in i.reasons}),
+               "qlang": sorted({i.lang for i in all_items if i.lang}),
+               "task": sorted({i.task for i in all_items if i.task}),
+               "stratum": sorted({i.stratum for i in all_items if i.stratum})}
     chosen = {"level": level, "reason": reason, "qlang": qlang, "task": task, "stratum": stratum,
               "status": status, "due": due}
     lang = page_lang(request)
     labelled = {f: [(v, flag_text(v, lang) if f == "reason" else v) for v in vs] for f, vs in options.items()}
-    rows = [{**it, "question": ((it.get("payload") or {}).get("case") or {}).get("query") or "",
-             "reason_words": [flag_text(c, lang) for c in it["reasons"]]} for it in items]
+    rows = [{**it.to_dict(), "question": it.payload.case.get("query") or "",
+             "reason_words": [flag_text(c, lang) for c in it.reasons]} for it in items]
     return render_page(request, "review_queue.html", page="review", run=run, items=rows, stats=stats,
                        options=labelled, chosen=chosen, who=current(request))
 
@@ -127,11 +127,11 @@ def _case_page(request: Request, run: str, query_id: str, *, status: int = 200, 
         stats, following = q.stats(), next_case(q, query_id)
     record = _case_record(run_dir(request, run), query_id)
     lang = page_lang(request)
-    flag = item["flag_level"]
+    flag = item.flag_level
     page = render_page(request, "review_case.html", page="review", run=run, item=item, history=history,
                        record=record, stats=stats, who=current(request), problem=problem, saved=saved,
-                       next_case=following, form=form or {"decision": item["review_decision"]},
-                       chunks=chunk_texts(request, record), reasons=[flag_text(c, lang) for c in item["reasons"]],
+                       next_case=following, form=form or {"decision": item.review_decision},
+                       chunks=chunk_texts(request, record), reasons=[flag_text(c, lang) for c in item.reasons],
                        decisions={d: decision_text(d, flag, lang) for d in DECISIONS}, root_causes=ROOT_CAUSES)
     page.status_code = status
     return page
@@ -139,7 +139,7 @@ def _case_page(request: Request, run: str, query_id: str, *, status: int = 200, 
 
 def next_case(q: ReviewQueue, query_id: str) -> str | None:
     """The pending case to review after `query_id`, in the queue's order (wrapping round), or None."""
-    ids = [it["query_id"] for it in queue_items(q, status="pending")]
+    ids = [it.query_id for it in queue_items(q, status="pending")]
     if query_id in ids:
         at = ids.index(query_id)
         ids = ids[at + 1:] + ids[:at]
@@ -162,7 +162,7 @@ def chunk_texts(request: Request, record: dict[str, Any] | None) -> dict[str, st
 
 def _decide(request: Request, run: str, query_id: str, who: Principal, decision: str, based_on: int | None,
             root_cause: str | None, corrected_answer: str | None, gt_update_needed: bool | None,
-            notes: str | None) -> dict[str, Any]:
+            notes: str | None) -> ReviewItem:
     with _queue(request, run) as q:
         try:
             return q.decide(query_id, decision, who.name, root_cause or None, corrected_answer or None,
@@ -223,7 +223,7 @@ def api_queue(request: Request, run: str, level: str | None = None, reason: str 
     """The queue of a run (filtered) and its agreement statistics."""
     with _queue(request, run) as q:
         items = queue_items(q, level, reason, status=status)
-        return {"items": [{k: v for k, v in i.items() if k != "payload"} for i in items], "stats": q.stats()}
+        return {"items": [i.shown() for i in items], "stats": q.stats().to_dict()}
 
 
 @router.post("/api/review/{run}/{query_id}", tags=["review"])
@@ -232,4 +232,4 @@ def api_decide(request: Request, run: str, query_id: str, body: Decision,
     """Record a decision (reviewer key); 409 when the case changed since version `based_on`."""
     item = _decide(request, run, query_id, who, body.decision, body.based_on, body.root_cause,
                    body.corrected_answer, body.gt_update_needed, body.notes)
-    return {k: v for k, v in item.items() if k != "payload"}
+    return item.shown()

@@ -21,7 +21,9 @@ from geunkeo.server.strings import METRICS, RUNS, flag_text
 from geunkeo.server.views import page_lang, render_page
 
 if TYPE_CHECKING:
+    from geunkeo.evaluate.queue_records import ReviewItem
     from geunkeo.evaluate.records import CaseRecord
+    from geunkeo.evaluate.summary_records import SummaryRecord
 
 router = APIRouter()
 
@@ -44,20 +46,22 @@ def run_dir(request: Request, name: str) -> Path:
 
 
 def run_summaries(root: Path) -> list[dict[str, Any]]:
+    """One row per run folder with a summary.json, newest first: what the runs page lists."""
+    from geunkeo.evaluate.summary_records import SummaryRecord
+
     out = []
     for p in sorted(root.iterdir()):
         f = p / "summary.json"
         if not (p.is_dir() and f.is_file()):
             continue
         try:
-            s = json.loads(f.read_text(encoding="utf-8"))
+            s = SummaryRecord.from_dict(json.loads(f.read_text(encoding="utf-8")))
         except (OSError, json.JSONDecodeError):
             continue
-        ex = s.get("executive", {})
-        out.append({"name": p.name, "eval_id": s.get("eval_id"), "timestamp": s.get("timestamp"),
-                    "profile": s.get("profile"), "cases": s.get("cases"), "flags": ex.get("flags", {}),
-                    "p0_pass_rate": ex.get("p0_pass_rate"), "queued": (s.get("review_queue") or {}).get("queued"),
-                    "has_report": (p / "cases.jsonl").is_file(), "has_queue": (p / "review.db").is_file()})
+        out.append({"name": p.name, "eval_id": s.eval_id, "timestamp": s.timestamp, "profile": s.profile,
+                    "cases": s.cases, "flags": s.executive.flags, "p0_pass_rate": s.executive.p0_pass_rate,
+                    "queued": s.review_queue.queued if s.review_queue else None, "has_report": (p / "cases.jsonl").is_file(),
+                    "has_queue": (p / "review.db").is_file()})
     return sorted(out, key=lambda r: r.get("timestamp") or "", reverse=True)
 
 
@@ -111,11 +115,11 @@ def live_report(app: Any, d: Path, lang: str) -> str:
     from geunkeo.evaluate.review import ReviewQueue
 
     summary, records = _load(d)
-    items: list[dict[str, Any]] = []
+    items: list[ReviewItem] = []
     if (d / "review.db").is_file():
         with ReviewQueue(d / "review.db") as q:
             summary, items = with_reviews(summary, q)
-    key = (d.name, lang, _stamp(d), json.dumps(items, sort_keys=True, default=str))
+    key = (d.name, lang, _stamp(d), json.dumps([i.to_dict() for i in items], sort_keys=True, default=str))
     with _LOCK:
         cache: dict[tuple, str] = getattr(app.state, "report_cache", None) or {}
         app.state.report_cache = cache
@@ -137,11 +141,11 @@ def _stamp(d: Path) -> tuple[tuple[int, int], ...]:
     return tuple((f.stat().st_mtime_ns, f.stat().st_size) for f in (d / "summary.json", d / "cases.jsonl"))
 
 
-_RUNS: dict[tuple[str, tuple], tuple[dict[str, Any], list[CaseRecord]]] = {}
+_RUNS: dict[tuple[str, tuple], tuple[SummaryRecord, list[CaseRecord]]] = {}
 _LOCK = threading.Lock()  # the two caches are shared by the worker threads
 
 
-def _load(d: Path) -> tuple[dict[str, Any], list[CaseRecord]]:
+def _load(d: Path) -> tuple[SummaryRecord, list[CaseRecord]]:
     """summary.json and cases.jsonl of a run, parsed again only when either file changed."""
     from geunkeo.evaluate.runner import load_run
 

@@ -16,6 +16,7 @@ from geunkeo.evaluate.gates import lower_is_better
 from geunkeo.evaluate.records import CaseFlag
 from geunkeo.evaluate.report.html import dataset_label
 from geunkeo.evaluate.runner import load_run
+from geunkeo.evaluate.summary_records import GateStat, MetricStat, SummaryRecord
 
 
 def _delta(a: float | None, b: float | None) -> float | None:
@@ -31,21 +32,21 @@ def direction(delta: float | None, higher_is_better: bool) -> str | None:
     return "better" if (delta > 0) == higher_is_better else "worse"
 
 
-def _metrics(sa: dict[str, Any], sb: dict[str, Any]) -> dict[str, Any]:
+def _metrics(sa: SummaryRecord, sb: SummaryRecord) -> dict[str, Any]:
     lower = lower_is_better()
     out = {}
-    for name in sorted(set(sa["metrics"]) | set(sb["metrics"])):
-        ma, mb = sa["metrics"].get(name, {}), sb["metrics"].get(name, {})
-        d = _delta(ma.get("mean"), mb.get("mean"))
-        out[name] = {"a": ma.get("mean"), "b": mb.get("mean"), "delta": d, "direction": direction(d, name not in lower),
-                     "computable_a": ma.get("computable", 0), "computable_b": mb.get("computable", 0)}
+    for name in sorted(set(sa.metrics) | set(sb.metrics)):
+        ma, mb = sa.metrics.get(name, MetricStat()), sb.metrics.get(name, MetricStat())
+        d = _delta(ma.mean, mb.mean)
+        out[name] = {"a": ma.mean, "b": mb.mean, "delta": d, "direction": direction(d, name not in lower),
+                     "computable_a": ma.computable, "computable_b": mb.computable}
     return out
 
 
-def _gates(sa: dict[str, Any], sb: dict[str, Any]) -> dict[str, Any]:
+def _gates(sa: SummaryRecord, sb: SummaryRecord) -> dict[str, Any]:
     out = {}
-    for name in sorted(set(sa["gates"]) | set(sb["gates"])):
-        pa, pb = sa["gates"].get(name, {}).get("pass_rate"), sb["gates"].get(name, {}).get("pass_rate")
+    for name in sorted(set(sa.gates) | set(sb.gates)):
+        pa, pb = sa.gates.get(name, GateStat()).pass_rate, sb.gates.get(name, GateStat()).pass_rate
         d = _delta(pa, pb)
         out[name] = {"a": pa, "b": pb, "delta": d, "direction": direction(d, True)}
     return out
@@ -77,11 +78,11 @@ def _changes(la: dict[str, CaseFlag], lb: dict[str, CaseFlag]) -> list[dict[str,
     return changes
 
 
-def _side(run: str | Path, s: dict[str, Any]) -> dict[str, Any]:
+def _side(run: str | Path, s: SummaryRecord) -> dict[str, Any]:
     """One run as the comparison names it: the folder's name, never its path on the machine."""
-    return {"run": Path(run).name, "eval_id": s.get("eval_id"), "profile": s.get("profile"), "cases": s["cases"],
+    return {"run": Path(run).name, "eval_id": s.eval_id, "profile": s.profile, "cases": s.cases,
             # the data set's name only: a seeded sample of it shows in the case counts
-            "dataset": dataset_label(s.get("dataset")).partition(" (")[0] or None}
+            "dataset": dataset_label(s.dataset).partition(" (")[0] or None}
 
 
 def differences(a: dict[str, Any], b: dict[str, Any], shared: int) -> list[dict[str, Any]]:
@@ -106,7 +107,7 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> dict[str, Any]:
     return {
         "a": a, "b": b, "shared_cases": shared, "differences": differences(a, b, shared),
         "metrics": _metrics(sa, sb), "gates": _gates(sa, sb),
-        "flags": _flags(sa["executive"]["flags"], sb["executive"]["flags"], la, lb),
+        "flags": _flags(sa.executive.flags, sb.executive.flags, la, lb),
         "flag_changes": changes,
         "worse": sum(1 for c in changes if c["direction"] == "worse"),
         "better": sum(1 for c in changes if c["direction"] == "better"),

@@ -9,12 +9,24 @@ import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from geunkeo.answer.codes import GateAction
 from geunkeo.checks.base import NO_SUPPORTING_CONTEXT
 from geunkeo.evaluate.codes import MOST_SEVERE_FIRST, FlagLevel, FlagReason
+from geunkeo.evaluate.queue_records import QueueStats
 from geunkeo.evaluate.records import CaseRecord, ClaimRecord
+from geunkeo.evaluate.summary_records import (
+    Compliance,
+    Executive,
+    GateStat,
+    GroupRates,
+    MetricStat,
+    ModelDebug,
+    Operations,
+    Outliers,
+    Target,
+    VersionFailures,
+)
 
 # Seed §7.1 / §10 targets, shown next to the measured values.
 EXEC_TARGETS = {"p0_pass_rate": (">=", 0.70), "hallucination_rate": ("<=", 0.05),
@@ -26,7 +38,7 @@ def _rate(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
-def metric_stats(records: Sequence[CaseRecord]) -> dict[str, dict[str, Any]]:
+def metric_stats(records: Sequence[CaseRecord]) -> dict[str, MetricStat]:
     """Per metric: mean/median/min/max over computable cases, counts, methods and not-computable reasons."""
     values: dict[str, list[float]] = defaultdict(list)
     missing: dict[str, Counter] = defaultdict(Counter)
@@ -41,29 +53,30 @@ def metric_stats(records: Sequence[CaseRecord]) -> dict[str, dict[str, Any]]:
     out = {}
     for name in sorted(set(values) | set(missing)):
         v = values[name]
-        out[name] = {
-            "mean": statistics.fmean(v) if v else None,
-            "median": statistics.median(v) if v else None,
-            "min": min(v) if v else None,
-            "max": max(v) if v else None,
-            "computable": len(v),
-            "not_computable": sum(missing[name].values()),
-            "not_computable_reasons": dict(missing[name]),
-            "methods": dict(methods[name]),
-        }
+        out[name] = MetricStat(
+            mean=statistics.fmean(v) if v else None,
+            median=statistics.median(v) if v else None,
+            min=min(v) if v else None,
+            max=max(v) if v else None,
+            computable=len(v),
+            not_computable=sum(missing[name].values()),
+            not_computable_reasons=dict(missing[name]),
+            methods=dict(methods[name]),
+        )
     return out
 
 
-def gate_stats(records: Sequence[CaseRecord]) -> dict[str, dict[str, Any]]:
+def gate_stats(records: Sequence[CaseRecord]) -> dict[str, GateStat]:
     """Per gated metric: pass / fail / not computable counts; pass_rate counts not computable as not passed."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, GateStat] = {}
     for r in records:
         for g in r.gates:
-            s = out.setdefault(g.metric, {"priority": g.priority, "op": g.op, "threshold": g.threshold,
-                                          "pass": 0, "fail": 0, "not_computable": 0})
-            s[g.status] += 1
+            s = out.setdefault(g.metric, GateStat(g.priority, g.op, g.threshold))
+            s.passed += g.status == "pass"
+            s.fail += g.status == "fail"
+            s.not_computable += g.status == "not_computable"
     for s in out.values():
-        s["pass_rate"] = _rate(s["pass"], s["pass"] + s["fail"] + s["not_computable"])
+        s.pass_rate = _rate(s.passed, s.passed + s.fail + s.not_computable)
     return out
 
 
@@ -77,13 +90,13 @@ def group_of(r: CaseRecord, key: str) -> str:
     return str(value or "?")
 
 
-def pass_rates_by(records: Sequence[CaseRecord], key: str) -> dict[str, dict[str, Any]]:
+def pass_rates_by(records: Sequence[CaseRecord], key: str) -> dict[str, GroupRates]:
     """Share of cases passing all four P0 gates, and share flagged PASSED, grouped by a record field."""
     groups: dict[str, list[CaseRecord]] = defaultdict(list)
     for r in records:
         groups[group_of(r, key)].append(r)
-    return {k: {"cases": len(v), "p0_gates_passed": _rate(sum(r.p0_passed for r in v), len(v)),
-                "flag_passed": _rate(sum(r.flag.level == FlagLevel.PASSED for r in v), len(v))}
+    return {k: GroupRates(len(v), _rate(sum(r.p0_passed for r in v), len(v)),
+                          _rate(sum(r.flag.level == FlagLevel.PASSED for r in v), len(v)))
             for k, v in sorted(groups.items())}
 
 
@@ -92,24 +105,24 @@ def _claims(records: Sequence[CaseRecord]) -> Iterator[ClaimRecord]:
         yield from r.response.claims
 
 
-def executive(records: Sequence[CaseRecord], review: dict[str, Any] | None) -> dict[str, Any]:
+def executive(records: Sequence[CaseRecord], review: QueueStats | None) -> Executive:
     n = len(records)
     claims = list(_claims(records))
     halluc = sum(1 for r in records if FlagReason.HALLUCINATED in r.flag.reasons)
-    return {
-        "cases": n,
-        "flags": {lvl.value: sum(1 for r in records if r.flag.level == lvl) for lvl in MOST_SEVERE_FIRST},
-        "p0_pass_rate": _rate(sum(1 for r in records if r.flag.level == FlagLevel.PASSED), n),
-        "hallucination_rate": _rate(halluc, n),
-        "citation_missing_rate": _rate(sum(1 for c in claims if not c.citation.provided), len(claims)),
-        "review_completion_rate": (review or {}).get("completion_rate"),
-        "review_agreement_rate": (review or {}).get("agreement_rate"),
-        "claims": len(claims),
+    return Executive(
+        cases=n,
+        flags={lvl.value: sum(1 for r in records if r.flag.level == lvl) for lvl in MOST_SEVERE_FIRST},
+        p0_pass_rate=_rate(sum(1 for r in records if r.flag.level == FlagLevel.PASSED), n),
+        hallucination_rate=_rate(halluc, n),
+        citation_missing_rate=_rate(sum(1 for c in claims if not c.citation.provided), len(claims)),
+        review_completion_rate=review.completion_rate if review else None,
+        review_agreement_rate=review.agreement_rate if review else None,
+        claims=len(claims),
         # the live serving gate's action on every case (answer/gate.py); deflection = share handed to a person
-        "serving_actions": dict(Counter(r.serving_simulation for r in records)),
-        "deflection_rate": _rate(sum(1 for r in records if r.serving_simulation == GateAction.ESCALATE), n),
-        "targets": {k: {"op": op, "value": v} for k, (op, v) in EXEC_TARGETS.items()},
-    }
+        serving_actions=dict(Counter(r.serving_simulation for r in records)),
+        deflection_rate=_rate(sum(1 for r in records if r.serving_simulation == GateAction.ESCALATE), n),
+        targets={k: Target(op, v) for k, (op, v) in EXEC_TARGETS.items()},
+    )
 
 
 def _claim_failure(c: ClaimRecord) -> str | None:
@@ -138,7 +151,7 @@ def _stage_of_failure(r: CaseRecord) -> str | None:
     return "other (P1 or not computable)"
 
 
-def model_debug(records: Sequence[CaseRecord]) -> dict[str, Any]:
+def model_debug(records: Sequence[CaseRecord]) -> ModelDebug:
     patterns = Counter(p for c in _claims(records) if (p := _claim_failure(c)))
     reasons = Counter(code for r in records for code in r.flag.reasons)
     stages = Counter(s for r in records if (s := _stage_of_failure(r)))
@@ -148,15 +161,15 @@ def model_debug(records: Sequence[CaseRecord]) -> dict[str, Any]:
         version = (docs[0].version or "unversioned") if docs else "nothing retrieved"
         by_version[str(version)].append(r.flag.level != FlagLevel.PASSED)
     noise = [(r.query_id, v) for r in records if (v := r.metric_value("noise_sensitivity")) is not None]
-    return {
-        "claim_failure_top5": patterns.most_common(5),
-        "reason_counts": dict(reasons.most_common()),
-        "failure_stage": dict(stages),
-        "failure_rate_by_doc_version": {v: {"cases": len(x), "failure_rate": _rate(sum(x), len(x))}
-                                        for v, x in sorted(by_version.items())},
-        "noise_sensitivity_by_case": noise,
-        "operations": operations(records),
-    }
+    return ModelDebug(
+        claim_failure_top5=patterns.most_common(5),
+        reason_counts=dict(reasons.most_common()),
+        failure_stage=dict(stages),
+        failure_rate_by_doc_version={v: VersionFailures(len(x), _rate(sum(x), len(x)))
+                                     for v, x in sorted(by_version.items())},
+        noise_sensitivity_by_case=noise,
+        operations=operations(records),
+    )
 
 
 # Iglewicz & Hoaglin's modified z-score: |0.6745 (x - median) / MAD| above 3.5 marks an outlier; robust to the
@@ -164,11 +177,11 @@ def model_debug(records: Sequence[CaseRecord]) -> dict[str, Any]:
 _OUTLIER_Z = 3.5
 
 
-def _outliers(values: dict[str, float]) -> dict[str, Any]:
+def _outliers(values: dict[str, float]) -> Outliers:
     """Cases whose value lies far from the others' (modified z-score over median and MAD)."""
     xs = list(values.values())
     if len(xs) < 5:
-        return {"cases": [], "median": statistics.median(xs) if xs else None, "n": len(xs)}
+        return Outliers([], statistics.median(xs) if xs else None, None, len(xs))
     med = statistics.median(xs)
     mad = statistics.median(abs(x - med) for x in xs)
     if mad == 0:
@@ -177,11 +190,10 @@ def _outliers(values: dict[str, float]) -> dict[str, Any]:
     else:
         cases = sorted((k for k, v in values.items() if abs(0.6745 * (v - med) / mad) > _OUTLIER_Z),
                        key=lambda k: -abs(values[k] - med))
-    return {"cases": [(k, round(values[k], 4)) for k in cases], "median": round(med, 4), "mad": round(mad, 4),
-            "n": len(xs)}
+    return Outliers([(k, round(values[k], 4)) for k in cases], round(med, 4), round(mad, 4), len(xs))
 
 
-def operations(records: Sequence[CaseRecord]) -> dict[str, Any]:
+def operations(records: Sequence[CaseRecord]) -> Operations:
     """P2 operations (seed 003): answers in the asker's language, and outliers in latency, answer length and
     each metric, by the modified z-score (|z| > 3.5 over median and MAD)."""
     from geunkeo.text.patterns import detect_lang
@@ -195,31 +207,30 @@ def operations(records: Sequence[CaseRecord]) -> dict[str, Any]:
         for name in r.metrics:
             if (v := r.metric_value(name)) is not None:
                 metric_values[name][r.query_id] = v
-    return {
-        "language_match_rate": _rate(match, len(answered)),
-        "language_match_method": "detected language of the answer text == the case's query language "
-                                 "(mixed counts as Korean)",
-        "outlier_method": f"modified z-score |0.6745 (x - median) / MAD| > {_OUTLIER_Z} (Iglewicz & Hoaglin)",
-        "outliers": {"latency_ms": _outliers(latency), "answer_chars": _outliers(length),
-                     **{f"metric:{k}": _outliers(v) for k, v in sorted(metric_values.items())}},
-        **new_question_types(records),
-    }
+    clusters = new_question_types(records)
+    return Operations(
+        language_match_rate=_rate(match, len(answered)),
+        language_match_method="detected language of the answer text == the case's query language "
+                              "(mixed counts as Korean)",
+        outlier_method=f"modified z-score |0.6745 (x - median) / MAD| > {_OUTLIER_Z} (Iglewicz & Hoaglin)",
+        outliers={"latency_ms": _outliers(latency), "answer_chars": _outliers(length),
+                  **{f"metric:{k}": _outliers(v) for k, v in sorted(metric_values.items())}},
+        new_question_types=len(clusters), new_question_clusters=clusters, new_question_method=NEW_TYPE_METHOD,
+    )
 
 
 _NEW_TYPE_MAX_SIM = 0.2  # a question sharing less than this with every gold question is of a kind not yet tested
 _SAME_TYPE_SIM = 0.3
 
 
-def new_question_types(records: Sequence[CaseRecord]) -> dict[str, Any]:
+def new_question_types(records: Sequence[CaseRecord]) -> list[list[str]]:
     """Questions without a reference (logged traffic in the run) far from every gold question (those with a
     reference answer or expected documents), grouped into clusters: each cluster is a kind of question the gold
     set does not cover yet, for full review (seed 003 P2)."""
     def is_gold(r: CaseRecord) -> bool:
         return bool(r.response.reference_answer or r.retrieval.expected_doc_ids)
 
-    clusters = question_clusters([(r.query_id, r.query_text, is_gold(r)) for r in records])
-    return {"new_question_types": len(clusters), "new_question_clusters": clusters,
-            "new_question_method": NEW_TYPE_METHOD}
+    return question_clusters([(r.query_id, r.query_text, is_gold(r)) for r in records])
 
 
 NEW_TYPE_METHOD = (f"Kiwi-term TF-IDF cosine; new = max similarity to every gold question < {_NEW_TYPE_MAX_SIM}, "
@@ -262,18 +273,18 @@ def _lang(code: str) -> str:
     return "en" if code == "en" else "ko"
 
 
-def compliance(records: Sequence[CaseRecord], review: dict[str, Any] | None) -> dict[str, Any]:
+def compliance(records: Sequence[CaseRecord], review: QueueStats | None) -> Compliance:
     claims = list(_claims(records))
     high = [c for c in claims if "high_risk" in c.risk_tags]
     removed = Counter(x.kind for r in records for x in r.removed)
-    return {
-        "uncited_claim_rate": _rate(sum(1 for c in claims if not c.citation.provided), len(claims)),
-        "high_risk_claims": len(high),
-        "high_risk_claim_failure_rate": _rate(sum(1 for c in high if c.unsupported), len(high)),
-        "review_disagreement_rate": (review or {}).get("disagreement_rate"),
-        "removed_by_filter": dict(removed),
-        "removed_total": sum(removed.values()),
-    }
+    return Compliance(
+        uncited_claim_rate=_rate(sum(1 for c in claims if not c.citation.provided), len(claims)),
+        high_risk_claims=len(high),
+        high_risk_claim_failure_rate=_rate(sum(1 for c in high if c.unsupported), len(high)),
+        review_disagreement_rate=review.disagreement_rate if review else None,
+        removed_by_filter=dict(removed),
+        removed_total=sum(removed.values()),
+    )
 
 
 def worst_cases(records: Sequence[CaseRecord], n: int = 8) -> list[CaseRecord]:

@@ -3,6 +3,7 @@ their titles, legends and axis words in the report's language (report/strings.py
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
@@ -11,6 +12,7 @@ import plotly.graph_objects as go
 from geunkeo.evaluate.codes import MOST_SEVERE_FIRST, FlagLevel
 from geunkeo.evaluate.records import CaseRecord
 from geunkeo.evaluate.report.strings import REPORT, level_word, metric_name
+from geunkeo.evaluate.summary_records import GateStat, GroupRates
 
 COLORS = {"CRITICAL": "#d64541", "WARNING": "#f39c12", "PASSED": "#27ae60", "ink": "#1f2a37", "muted": "#8a94a6",
           "blue": "#3867d6", "grid": "#e8ecf2"}
@@ -51,23 +53,22 @@ def flag_donut(flags: dict[str, int], lang: str = "en") -> str:
     return fragment(_layout(fig, 280, title=t["fig_flags"], showlegend=True, legend=dict(orientation="h", y=-0.05)))
 
 
-def gate_pass_bars(gates: dict[str, dict[str, Any]], lang: str = "en") -> str:
+def gate_pass_bars(gates: dict[str, GateStat], lang: str = "en") -> str:
     """Per gated metric: stacked pass / fail / not computable counts, P0 first."""
     t = REPORT[lang]
-    names = sorted(gates, key=lambda m: (gates[m]["priority"], m))
-    labels = [f"{gates[m]['priority']} {metric_name(m, lang)} {gates[m]['op']} {gates[m]['threshold']:g}"
-              for m in names]
+    names = sorted(gates, key=lambda m: (gates[m].priority, m))
+    labels = [f"{gates[m].priority} {metric_name(m, lang)} {gates[m].op} {gates[m].threshold:g}" for m in names]
     fig = go.Figure()
     for status, color in (("pass", COLORS["PASSED"]), ("fail", COLORS["CRITICAL"]),
                           ("not_computable", COLORS["muted"])):
-        fig.add_bar(y=labels, x=[gates[m][status] for m in names], name=t[f"fig_{status}"],
+        fig.add_bar(y=labels, x=[gates[m].count(status) for m in names], name=t[f"fig_{status}"],
                     orientation="h", marker_color=color)
     fig.update_yaxes(autorange="reversed")
     return fragment(_layout(fig, 60 + 34 * len(names), title=t["fig_gates"], barmode="stack",
                             legend=dict(orientation="h", y=-0.12)))
 
 
-def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[CaseRecord], lang: str = "en") -> str:
+def pass_rate_groups(by: dict[str, dict[str, GroupRates]], records: list[CaseRecord], lang: str = "en") -> str:
     """Flag levels per language, task and complexity (stacked shares), labelled with the P0 gate pass rate."""
     from geunkeo.evaluate.report.dashboard import group_of
 
@@ -79,9 +80,9 @@ def pass_rate_groups(by: dict[str, dict[str, dict[str, Any]]], records: list[Cas
             continue  # the dataset has no query styles
         for g, st in groups.items():
             rows = [r for r in records if group_of(r, key) == g]
-            p0 = st["p0_gates_passed"]
+            p0 = st.p0_gates_passed
             rate = t["fig_group_p0"].format(rate=f"{0 if p0 is None else p0:.0%}")
-            x.append(f"{t.get('group_' + key, key)}: {g}<br>{rate} · n={st['cases']}")
+            x.append(f"{t.get('group_' + key, key)}: {g}<br>{rate} · n={st.cases}")
             for lvl in shares:
                 shares[lvl].append(sum(r.flag.level == lvl for r in rows) / max(1, len(rows)))
     fig = go.Figure()
@@ -127,7 +128,7 @@ def empty(title: str, message: str) -> str:
     return f'<div class="empty"><div class="etitle">{escape(title)}</div><div>{escape(message)}</div></div>'
 
 
-def hbar(pairs: list[tuple[str, float]], title: str, color: str = COLORS["CRITICAL"], fmt: str = "",
+def hbar(pairs: Sequence[tuple[str, float]], title: str, color: str = COLORS["CRITICAL"], fmt: str = "",
          if_empty: str = REPORT["en"]["fig_no_data"]) -> str:
     if not pairs:
         return empty(title, if_empty)

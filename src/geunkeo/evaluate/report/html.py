@@ -8,12 +8,15 @@ In the file plotly.js is inlined once (no CDN, no network); every other byte is 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from plotly.offline import get_plotlyjs
 
+from geunkeo.evaluate.codes import FlagLevel
+from geunkeo.evaluate.queue_records import QueueStats, ReviewItem
 from geunkeo.evaluate.records import CaseRecord, ClaimRecord
 from geunkeo.evaluate.report import figures
 from geunkeo.evaluate.report.strings import (
@@ -25,6 +28,7 @@ from geunkeo.evaluate.report.strings import (
     metric_name,
     value_word,
 )
+from geunkeo.evaluate.summary_records import Compliance, Crosslingual, ModelDebug, Operations, SummaryRecord
 
 # text colours keep WCAG AA contrast (4.5:1) on their backgrounds; tests/browser/test_walk.py checks with axe-core
 _CSS = """
@@ -146,35 +150,33 @@ def _method(text: str, lang: str, wrap: str = "{}") -> str:
     return f'<small class="muted" title="{escape(text)}">{wrap.format(_w(lang, "method"))}</small>'
 
 
-def _executive(s: dict[str, Any], lang: str) -> str:
-    ex, clir, tg, t = s["executive"], s.get("crosslingual", {}), s["executive"]["targets"], REPORT[lang]
+def _executive(s: SummaryRecord, records: list[CaseRecord], lang: str) -> str:
+    ex, clir, tg, t = s.executive, s.crosslingual, s.executive.targets, REPORT[lang]
 
     def target(key: str) -> tuple[str, float]:
-        return tg[key]["op"], tg[key]["value"]
+        return tg[key].op, tg[key].value
 
-    actions = " · ".join(f"{value_word(k, lang)} {v}" for k, v in sorted(ex.get("serving_actions", {}).items()))
+    actions = " · ".join(f"{value_word(k, lang)} {v}" for k, v in sorted(ex.serving_actions.items()))
     tiles = "".join([
-        _tile(t["p0_pass_rate"], ex["p0_pass_rate"], lang,
-              t["p0_pass_sub"].format(passed=ex["flags"]["PASSED"], cases=ex["cases"]), target("p0_pass_rate")),
-        _tile(t["hallucination_rate"], ex["hallucination_rate"], lang, t["hallucination_sub"],
+        _tile(t["p0_pass_rate"], ex.p0_pass_rate, lang,
+              t["p0_pass_sub"].format(passed=ex.flags[FlagLevel.PASSED], cases=ex.cases), target("p0_pass_rate")),
+        _tile(t["hallucination_rate"], ex.hallucination_rate, lang, t["hallucination_sub"],
               target("hallucination_rate")),
-        _tile(t["citation_missing"], ex["citation_missing_rate"], lang,
-              t["citation_missing_sub"].format(claims=ex["claims"]), target("citation_missing_rate")),
-        _tile(t["review_completion"], ex["review_completion_rate"], lang, t["review_completion_sub"].format(
-            reviewed=s["review_queue"]["reviewed"], queued=s["review_queue"]["queued"]),
-              target("review_completion_rate")),
-        _tile(t["deflection"], ex.get("deflection_rate"), lang, actions),
-        _tile(t["same_documents"], clir.get("same_documents_rate"), lang,
-              t["same_documents_sub"].format(pairs=clir.get("pairs", 0))),
-        _tile(t["claim_sets"], clir.get("claim_set_equivalence_rate"), lang, t["claim_sets_sub"]),
+        _tile(t["citation_missing"], ex.citation_missing_rate, lang,
+              t["citation_missing_sub"].format(claims=ex.claims), target("citation_missing_rate")),
+        _tile(t["review_completion"], ex.review_completion_rate, lang, t["review_completion_sub"].format(
+            reviewed=s.queue.reviewed, queued=s.queue.queued), target("review_completion_rate")),
+        _tile(t["deflection"], ex.deflection_rate, lang, actions),
+        _tile(t["same_documents"], clir.same_documents_rate, lang, t["same_documents_sub"].format(pairs=clir.pairs)),
+        _tile(t["claim_sets"], clir.claim_set_equivalence_rate, lang, t["claim_sets_sub"]),
     ])
     return (f'<section id="executive"><h2>{_w(lang, "executive")} <small>{_w(lang, "executive_q")}</small></h2>'
-            f'<p class="lead">{t["executive_lead"].format(profile=escape(s["profile"]))}</p>'
+            f'<p class="lead">{t["executive_lead"].format(profile=escape(s.profile))}</p>'
             f'<div class="tiles">{tiles}</div>'
-            f'<div class="grid2"><div class="card">{figures.flag_donut(ex["flags"], lang)}</div>'
-            f'<div class="card">{figures.gate_pass_bars(s["gates"], lang)}</div></div>'
+            f'<div class="grid2"><div class="card">{figures.flag_donut(ex.flags, lang)}</div>'
+            f'<div class="card">{figures.gate_pass_bars(s.gates, lang)}</div></div>'
             f'<div class="card" style="margin-top:14px">'
-            f'{figures.pass_rate_groups(s["pass_rates_by"], s["_records"], lang)}</div></section>')
+            f'{figures.pass_rate_groups(s.pass_rates_by, records, lang)}</div></section>')
 
 
 def _claim_html(c: ClaimRecord, lang: str) -> str:
@@ -210,22 +212,22 @@ def _case_html(r: CaseRecord, lang: str) -> str:
             f"</div>{claims}</div>")
 
 
-def _crosslingual(clir: dict[str, Any], lang: str) -> str:
+def _crosslingual(clir: Crosslingual, lang: str) -> str:
     t = REPORT[lang]
     yes_no = {True: t["yes"], False: t["no"], None: t["na"]}
-    pairs = [[escape(p["parallel_id"]), escape(p["ko_id"]), escape(p["en_id"]), yes_no[p["same_top1"]],
-              _fmt(p["doc_overlap"], lang, False), _fmt(p["claim_equivalence"], lang, False),
-              escape(" / ".join(p["unmatched_claims"] or []))]
-             for p in clir.get("details", [])]
-    return (f'<h3>{_w(lang, "clir_pairs")} {_method(str(clir.get("method", {}).get("claim_set", "")), lang)}'
+    pairs = [[escape(p.parallel_id), escape(p.ko_id), escape(p.en_id), yes_no[p.same_top1],
+              _fmt(p.doc_overlap, lang, False), _fmt(p.claim_equivalence, lang, False),
+              escape(" / ".join(p.unmatched_claims or []))]
+             for p in clir.details]
+    return (f'<h3>{_w(lang, "clir_pairs")} {_method(str(clir.method.get("claim_set", "")), lang)}'
             f'</h3><div class="card">' + _table(heads("head_pairs", lang), pairs, lang, {4, 5}) + "</div>")
 
 
-def _debug_figures(d: dict[str, Any], records: list[CaseRecord], thresholds: dict[str, float], lang: str) -> str:
+def _debug_figures(d: ModelDebug, records: list[CaseRecord], thresholds: dict[str, float], lang: str) -> str:
     t = REPORT[lang]
-    failures = [(value_word(p, lang), n) for p, n in d["claim_failure_top5"]]
-    stage = [(value_word(k, lang), n) for k, n in sorted(d["failure_stage"].items(), key=lambda x: -x[1])]
-    noise = [(q, round(v, 3)) for q, v in sorted(d["noise_sensitivity_by_case"], key=lambda x: -x[1])[:12]]
+    failures = [(value_word(p, lang), n) for p, n in d.claim_failure_top5]
+    stage = [(value_word(k, lang), n) for k, n in sorted(d.failure_stage.items(), key=lambda x: -x[1])]
+    noise = [(q, round(v, 3)) for q, v in sorted(d.noise_sensitivity_by_case, key=lambda x: -x[1])[:12]]
     return (f'<div class="grid2"><div class="card">'
             f'{figures.hbar(failures, t["claim_failures"], if_empty=t["no_failing_claim"])}</div>'
             f'<div class="card">{figures.hbar(stage, t["failing_stages"], figures.COLORS["WARNING"], if_empty=t["no_failing_case"])}'
@@ -236,64 +238,66 @@ def _debug_figures(d: dict[str, Any], records: list[CaseRecord], thresholds: dic
             f'{figures.hbar(noise, t["noise"], figures.COLORS["blue"], ":.2f", t["noise_empty"])}</div>')
 
 
-def _debug(s: dict[str, Any], records: list[CaseRecord], lang: str) -> str:
-    d = s["model_debug"]
-    thresholds = {m: g["threshold"] for m, g in s["gates"].items()}
-    versions = [[escape(value_word(v, lang)), x["cases"], _fmt(x["failure_rate"], lang)]
-                for v, x in d["failure_rate_by_doc_version"].items()]
-    methods = [[_metric(n, lang), _fmt(m["mean"], lang, False), m["computable"], m["not_computable"],
-                _counted(m["methods"], lang, "method"), _counted(m["not_computable_reasons"], lang, "reasons_short")]
-               for n, m in s["metrics"].items()]
-    reasons = [[_reasons([k], lang), v] for k, v in d["reason_counts"].items()]
-    worst = "".join(_case_html(r, lang) for r in s.get("_worst", []))
+def _debug(s: SummaryRecord, records: list[CaseRecord], lang: str) -> str:
+    from geunkeo.evaluate.report.dashboard import worst_cases
+
+    d = s.model_debug
+    thresholds = {m: g.threshold for m, g in s.gates.items()}
+    versions = [[escape(value_word(v, lang)), x.cases, _fmt(x.failure_rate, lang)]
+                for v, x in d.failure_rate_by_doc_version.items()]
+    methods = [[_metric(n, lang), _fmt(m.mean, lang, False), m.computable, m.not_computable,
+                _counted(m.methods, lang, "method"), _counted(m.not_computable_reasons, lang, "reasons_short")]
+               for n, m in s.metrics.items()]
+    reasons = [[_reasons([k], lang), v] for k, v in d.reason_counts.items()]
+    worst = "".join(_case_html(r, lang) for r in worst_cases(records))
     return (f'<section id="debug"><h2>{_w(lang, "debug")} <small>{_w(lang, "debug_q")}</small></h2>'
             f'{_debug_figures(d, records, thresholds, lang)}'
             f'<div class="card"><h3>{_w(lang, "by_version")}</h3>'
             f'{_table(heads("head_versions", lang), versions, lang, {1, 2})}'
             f'<h3>{_w(lang, "reason_codes")}</h3>{_table(heads("head_codes", lang), reasons, lang, {1})}'
-            f'</div></div>{_crosslingual(s.get("crosslingual", {}), lang)}{_operations(d.get("operations"), lang)}'
+            f'</div></div>{_crosslingual(s.crosslingual, lang)}{_operations(d.operations, lang)}'
             f'<h3>{_w(lang, "how_made")}</h3><div class="card">'
             f'{_table(heads("head_metrics", lang), methods, lang, {1, 2, 3})}'
             f'</div><h3>{_w(lang, "worst")}</h3>{worst or "<p class=muted>" + _w(lang, "no_worst") + "</p>"}</section>')
 
 
-def _operations(ops: dict[str, Any] | None, lang: str) -> str:
+def _operations(ops: Operations | None, lang: str) -> str:
     """P2 operations: language match and outliers, each with its method."""
     if not ops:
         return ""
-    rows = [[_metric(name, lang), o["n"], _fmt(o.get("median"), lang, False),
-             escape(", ".join(f"{q} ({v})" for q, v in o["cases"][:8]) + (" …" if len(o["cases"]) > 8 else ""))]
-            for name, o in ops["outliers"].items() if o["n"]]
-    return (f'<h3>{_w(lang, "operations")} {_method(ops["outlier_method"], lang, "P2 — {}")}</h3><div class="card">'
-            f'<p>{_w(lang, "language_match")} <b>{_fmt(ops["language_match_rate"], lang)}</b> '
-            f'{_method(ops["language_match_method"], lang, "({})")}</p>'
-            f'<p>{_w(lang, "new_types")} <b>{ops.get("new_question_types", 0)}</b> '
-            f'{escape("; ".join(", ".join(c) for c in ops.get("new_question_clusters", [])[:6]))} '
-            f'{_method(ops.get("new_question_method", ""), lang, "({})")}</p>'
+    rows = [[_metric(name, lang), o.n, _fmt(o.median, lang, False),
+             escape(", ".join(f"{q} ({v})" for q, v in o.cases[:8]) + (" …" if len(o.cases) > 8 else ""))]
+            for name, o in ops.outliers.items() if o.n]
+    return (f'<h3>{_w(lang, "operations")} {_method(ops.outlier_method, lang, "P2 — {}")}</h3><div class="card">'
+            f'<p>{_w(lang, "language_match")} <b>{_fmt(ops.language_match_rate, lang)}</b> '
+            f'{_method(ops.language_match_method, lang, "({})")}</p>'
+            f'<p>{_w(lang, "new_types")} <b>{ops.new_question_types}</b> '
+            f'{escape("; ".join(", ".join(c) for c in ops.new_question_clusters[:6]))} '
+            f'{_method(ops.new_question_method, lang, "({})")}</p>'
             + _table(heads("head_outliers", lang), rows, lang, {1, 2}) + "</div>")
 
 
-def _compliance_tiles(c: dict[str, Any], q: dict[str, Any], lang: str) -> str:
+def _compliance_tiles(c: Compliance, q: QueueStats, lang: str) -> str:
     t = REPORT[lang]
     return "".join([
-        _tile(t["uncited"], c["uncited_claim_rate"], lang, t["uncited_sub"]),
-        _tile(t["high_risk"], c["high_risk_claim_failure_rate"], lang,
-              t["high_risk_sub"].format(n=c["high_risk_claims"])),
-        _tile(t["disagreement"], c["review_disagreement_rate"], lang, t["disagreement_sub"].format(n=q["reviewed"])),
-        _tile(t["removed_total"], c["removed_total"], lang, t["removed_total_sub"], pct=False),
+        _tile(t["uncited"], c.uncited_claim_rate, lang, t["uncited_sub"]),
+        _tile(t["high_risk"], c.high_risk_claim_failure_rate, lang, t["high_risk_sub"].format(n=c.high_risk_claims)),
+        _tile(t["disagreement"], c.review_disagreement_rate, lang, t["disagreement_sub"].format(n=q.reviewed)),
+        _tile(t["removed_total"], c.removed_total, lang, t["removed_total_sub"], pct=False),
     ])
 
 
-def _compliance(s: dict[str, Any], records: list[CaseRecord], queue_items: list[dict[str, Any]], lang: str) -> str:
-    c, q, t = s["compliance"], s["review_queue"], REPORT[lang]
+def _compliance(s: SummaryRecord, records: list[CaseRecord], queue_items: list[ReviewItem], lang: str) -> str:
+    c, q, t = s.compliance, s.queue, REPORT[lang]
     removed = [[escape(r.query_id), escape(value_word(x.kind, lang)), escape(x.value), escape(x.replacement)]
                for r in records for x in r.removed]
-    items = [[_pill(i["flag_level"], lang), escape(i["query_id"]), escape(value_word(i["queue_type"], lang)),
-              i["priority"], escape(i["stratum"] or ""), escape(i["review_deadline"] or ""),
-              escape(value_word(i["review_decision"], lang) if i["review_decision"] else t["pending"]),
-              escape(i["reviewer_id"] or "")] for i in queue_items]
-    counts = [[_w(lang, k), q[k]] for k in ("queued", "full_review", "sample_review", "reviewed")]
-    decisions = [[escape(value_word(k, lang)), v] for k, v in q["decisions"].items()]
+    items = [[_pill(i.flag_level, lang), escape(i.query_id), escape(value_word(i.queue_type, lang)),
+              i.priority, escape(i.stratum or ""), escape(i.review_deadline or ""),
+              escape(value_word(i.review_decision, lang) if i.review_decision else t["pending"]),
+              escape(i.reviewer_id or "")] for i in queue_items]
+    counts = [[_w(lang, "queued"), q.queued], [_w(lang, "full_review"), q.full_review],
+              [_w(lang, "sample_review"), q.sample_review], [_w(lang, "reviewed"), q.reviewed]]
+    decisions = [[escape(value_word(k, lang)), v] for k, v in q.decisions.items()]
     return (f'<section id="compliance"><h2>{_w(lang, "compliance")} <small>{_w(lang, "compliance_q")}</small>'
             f'</h2><div class="tiles">{_compliance_tiles(c, q, lang)}</div><div class="grid2">'
             f'<div class="card"><h3>{_w(lang, "review_queue")}</h3>{_table(heads("head_queue", lang), counts, lang, {1})}</div>'
@@ -311,56 +315,52 @@ def dataset_label(dataset: str | None) -> str:
     return Path(head).name + (sep + note if sep else "")
 
 
-def _meta(summary: dict[str, Any], lang: str) -> str:
-    p = summary.get("pipeline", {})
+def _meta(summary: SummaryRecord, lang: str) -> str:
+    p = summary.pipeline
     return REPORT[lang]["meta"].format(
-        eval_id=escape(summary.get("eval_id", "")), dataset=escape(dataset_label(summary.get("dataset"))),
-        cases=summary["cases"], profile=escape(summary.get("profile", "")),
+        eval_id=escape(summary.eval_id), dataset=escape(dataset_label(summary.dataset)),
+        cases=summary.cases, profile=escape(summary.profile),
         answerer=escape(str(p.get("answerer", "?"))), embedder=escape(str(p.get("embedder", "?"))),
-        seconds=summary.get("seconds", "?"), timestamp=escape(summary.get("timestamp", "")))
+        seconds="?" if summary.seconds is None else summary.seconds, timestamp=escape(summary.timestamp))
 
 
-def render_report(summary: dict[str, Any], records: list[CaseRecord],
-                  queue_items: list[dict[str, Any]] | None = None, *, plotly_src: str | None = None,
+def render_report(summary: SummaryRecord, records: list[CaseRecord],
+                  queue_items: list[ReviewItem] | None = None, *, plotly_src: str | None = None,
                   links: list[tuple[str, str]] | None = None, note: str = "", icon: str | None = None,
                   lang: str = "en") -> str:
     """The report as one HTML string in `lang` ("en" or "ko"): self-contained (plotly inlined) unless `plotly_src`
     names a URL to load it from; `links` (href, label) and `note` go in the header (the server's way back and its
     "live" line, in `lang` already), `icon` is the server's favicon URL."""
-    from geunkeo.evaluate.report.dashboard import worst_cases
-
     lang = lang_of(lang)
-    s = {**summary, "_worst": worst_cases(records), "_records": records}
     script = (f'<script src="{escape(plotly_src)}" defer></script>' if plotly_src
               else f"<script>{get_plotlyjs()}</script>") + f"<script>{figures.LAZY_PLOT}</script>"
     script += f'<link rel="icon" type="image/svg+xml" href="{escape(icon)}">' if icon else ""
     back = "".join(f'<a class="back" href="{escape(h)}">{escape(t)}</a>' for h, t in links or [])
     live = f'<div class="meta" id="live">{escape(note)}</div>' if note else ""
-    title = REPORT[lang]["title"].format(eval_id=escape(summary.get("eval_id", "")))
+    title = REPORT[lang]["title"].format(eval_id=escape(summary.eval_id))
     return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{title}'
             f'</title><style>{_CSS}</style>{script}</head><body>'
             f'<header><h1>{_w(lang, "h1")}</h1><div class="meta">{_meta(summary, lang)}</div>{live}</header>'
             f'<nav>{back}<a href="#executive">{_w(lang, "nav_executive")}</a>'
             f'<a href="#debug">{_w(lang, "nav_debug")}</a><a href="#compliance">{_w(lang, "nav_compliance")}</a>'
-            f'</nav><main>{_executive(s, lang)}{_debug(s, records, lang)}'
-            f"{_compliance(s, records, queue_items or [], lang)}</main></body></html>")
+            f'</nav><main>{_executive(summary, records, lang)}{_debug(summary, records, lang)}'
+            f"{_compliance(summary, records, queue_items or [], lang)}</main></body></html>")
 
 
-def with_reviews(summary: dict[str, Any], queue: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def with_reviews(summary: SummaryRecord, queue: Any) -> tuple[SummaryRecord, list[ReviewItem]]:
     """`summary` with its review figures (queue, completion, agreement, disagreement) read now from the review
     store `queue` (a ReviewQueue), and this run's queue items; the summary given is not changed."""
-    eval_id = summary.get("eval_id")
+    eval_id = summary.eval_id or None  # a summary without an eval id: every run's items, as before
     rq = queue.stats(eval_id)
-    out = {**summary, "review_queue": rq, "executive": {**summary["executive"]},
-           "compliance": {**summary["compliance"]}}
-    out["executive"]["review_completion_rate"] = rq["completion_rate"]
-    out["executive"]["review_agreement_rate"] = rq["agreement_rate"]
-    out["compliance"]["review_disagreement_rate"] = rq["disagreement_rate"]
+    out = replace(summary, review_queue=rq,
+                  executive=replace(summary.executive, review_completion_rate=rq.completion_rate,
+                                    review_agreement_rate=rq.agreement_rate),
+                  compliance=replace(summary.compliance, review_disagreement_rate=rq.disagreement_rate))
     return out, queue.items(eval_id=eval_id)
 
 
-def write_report(run_dir: str | Path, summary: dict[str, Any], records: list[CaseRecord],
-                 queue_items: list[dict[str, Any]] | None = None, lang: str = "en") -> Path:
+def write_report(run_dir: str | Path, summary: SummaryRecord, records: list[CaseRecord],
+                 queue_items: list[ReviewItem] | None = None, lang: str = "en") -> Path:
     """Write RUN_DIR/report.html in `lang` (English unless asked for Korean)."""
     out = Path(run_dir) / "report.html"
     out.write_text(render_report(summary, records, queue_items, lang=lang), encoding="utf-8")
