@@ -222,12 +222,14 @@ NOTICE = Chunk("clinic#s2", "clinic", "보건센터 예방접종 안내",
 
 def test_a_noun_placing_the_question_in_time_is_not_its_focus():
     assert question_focus("신청서를 받은 후 얼마 이내에 결정하나요?") == "신청서"  # 후 after a modifier ending
-    assert question_focus("예방접종은 지금까지 몇 명이 맞았어?") == "예방접종"  # 지금 bounding a range
+    assert question_focus("접수 처리까지 며칠 걸려?") == "처리"  # a noun before 까지 is still the topic
 
 
 def test_a_count_in_a_unit_needs_a_number_of_that_unit_in_the_top_chunks():
     counted = assess("예방접종 하루 몇 명까지 받아?", _hits(NOTICE))
     assert not counted.unmatched
+    about = Chunk("clinic#s3", "clinic", "보건센터 예방접종 안내", "접종 신청 기관은 2025년 기준 200여개입니다.", "보건센터 > 기관")
+    assert not assess("접종 신청 기관 몇 개야?", _hits(about)).unmatched  # "200여개" gives a number of 개
     other = assess("접종 이상 반응은 몇 건 있었어?", _hits(NOTICE))  # 120명 and 1회 count other things
     assert other.unmatched and "건" in other.unmatched[-1]
 

@@ -93,8 +93,8 @@ def _fact_near(focus: str, top: list[Hit]) -> bool:
 
 
 def _counts(text: str, unit: str) -> bool:
-    """Whether `text` gives a number of `unit`, also written with a Korean power of ten ("540만명")."""
-    return states_count_of(text, unit) or bool(re.search(rf"\d[\d,.]*\s*[만천억]\s*(?:개\s*)?{unit}", text))
+    """Whether `text` gives a number of `unit`, also with a Korean power of ten or an "about" ("540만명", "200여개")."""
+    return states_count_of(text, unit) or bool(re.search(rf"\d[\d,.]*\s*(?:[만천억]\s*)?(?:여\s*)?(?:개\s*)?{unit}", text))
 
 
 def query_unit_name(unit: str) -> str:
@@ -160,11 +160,8 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
 
 def _relational(toks: tuple, i: int) -> bool:
     """Whether noun `i` places the question in time rather than naming its topic: one syllable after a modifier
-    ending ("받은 후", "끝난 뒤") or a noun bounding a range ("지금까지", "올해부터")."""
-    after_modifier = i > 0 and toks[i - 1].tag == "ETM" and len(toks[i].form) == 1
-    nxt = toks[i + 1] if i + 1 < len(toks) else None
-    bounds = nxt is not None and nxt.start == toks[i].end and nxt.tag.startswith("J") and nxt.form in ("까지", "부터")
-    return after_modifier or bounds
+    ending ("받은 후", "끝난 뒤"). (A noun before 까지 / 부터 is not: "처리까지 며칠" asks about the 처리.)"""
+    return i > 0 and toks[i - 1].tag == "ETM" and len(toks[i].form) == 1
 
 
 def _members(text: str) -> dict[str, set[int]]:
