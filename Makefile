@@ -27,7 +27,7 @@ demo: install
 test: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy src
-	$(BIN)/python -m pytest --cov --cov-report=term
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --cov --cov-report=term  # one worker per core, at most 4
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks
