@@ -325,6 +325,28 @@ def test_a_rare_question_word_no_cited_passage_holds_but_another_does_withholds_
                       absent=lambda a, w=words: w).action == "answer"
 
 
+def test_across_languages_the_quoted_passages_must_state_the_kind_of_figure_asked():
+    from geunkeo.answer.answerability import Answerability
+
+    s = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3)
+    hits, across = _hits(), (0.8, {"agreement": 1.0, "margin": 0.5})  # no term coverage: another language
+    dates = AnswerSentence("“신청: 2026. 3. 2.(월) ~ 2026. 3. 27.(금)”", [Citation(1, "a", "a")])
+    length = AnswerSentence("“휴학은 1회 2개 학기 이내로 한다.”", [Citation(1, "a", "a")])
+    share = AnswerSentence("“수업료의 3분의 2를 반환한다.”", [Citation(1, "a", "a")])
+    how_long = Answerability(1.0, {}, asked="duration")
+    held = decide(_answer([dates], hits), s, can_regenerate=False, confidence=across, answerability=how_long)
+    assert held.action == "escalate" and "no length of time" in held.reasons[0]
+    assert decide(_answer([length], hits), s, can_regenerate=False, confidence=across,
+                  answerability=how_long).action == "answer"
+    how_much = Answerability(1.0, {}, asked="amount")  # a share of the fee answers "how much is refunded"
+    assert decide(_answer([share], hits), s, can_regenerate=False, confidence=across,
+                  answerability=how_much).action == "answer"
+    # in the question's own language the words are checked instead: not this check's call
+    same = (0.8, {"agreement": 1.0, "margin": 0.5, "term_coverage": 1.0})
+    assert decide(_answer([dates], hits), s, can_regenerate=False, confidence=same,
+                  answerability=how_long).action == "answer"
+
+
 def test_parse_cited_reads_markdown_and_citation_styles():
     from geunkeo.answer.cited import parse_cited, render
 

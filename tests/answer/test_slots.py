@@ -27,5 +27,6 @@ def test_a_sentence_gives_a_length_or_a_calendar_date():
     assert "duration" in sentence_slots("심사는 접수 후 약 3주일 정도 걸립니다.")
     assert "duration" in sentence_slots("Leave may last for up to two semesters.")
     assert "duration" in sentence_slots("Claims must be filed within 30 days.")
+    assert "duration" not in sentence_slots("수업일수 2분의 1이 지나기 전까지")  # a fraction, not two minutes
     for date in ("신청: 2026. 2. 2.(월) 10:00 ~ 2026. 2. 27.(금) 17:00", "2026년 4월 17일까지 제출한다."):
         assert "duration" not in sentence_slots(date) and "date" in sentence_slots(date)

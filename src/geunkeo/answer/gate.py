@@ -34,6 +34,7 @@ from geunkeo.answer.base import (
     source_lang,
 )
 from geunkeo.answer.codes import GateAction, GateReason
+from geunkeo.answer.slots import sentence_slots
 from geunkeo.config import AnswerSettings
 from geunkeo.retrieve.base import Hit
 from geunkeo.retrieve.versions import IN_FORCE, superseded_cited
@@ -162,9 +163,9 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
         if settings.withhold_by in ("ranker", "both") and prob < threshold:
             return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: no passage of the top documents states what was "
                                              f"asked (best {prob:.2f} < {threshold:.2f})"], checks)
-    quoted = _quoted_check(answer, settings, checks, absent)
+    quoted = _quoted_check(answer, settings, checks, absent) or _asked_figure_check(answer, answerability, cross_lingual)
     if quoted is not None:
-        return quoted
+        return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: {quoted}"], checks)
     if answerability is not None and settings.withhold_by in ("rules", "both"):
         checks["answerability"] = answerability.score
         checks.update({f"answerability_{k}": v for k, v in answerability.parts.items()})
@@ -208,8 +209,24 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
     return GateDecision(GateAction.ANSWER, reasons, checks)
 
 
+def _asked_figure_check(answer: Answer, answerability: Answerability | None, cross_lingual: bool) -> str | None:
+    """Across languages no word of the question can be checked against the passages, but the kind of figure it asks
+    for can: a question asking how long, how much, how many or when is not answered by passages that state no figure
+    of that kind ("How long can I take leave?" over a notice's application dates)."""
+    asked = answerability.asked if answerability is not None and cross_lingual else None
+    accepted = _ANSWERED_BY.get(asked or "", {asked})
+    if not asked or any(accepted & sentence_slots(s.text) for s in content_sentences(answer.sentences)):
+        return None
+    return f"the passages quoted state no {SLOT_NAMES.get(asked, asked)}, which the question asks for"
+
+
+SLOT_NAMES = {"duration": "length of time", "amount": "amount", "count": "number", "date": "date", "rate": "rate"}
+# "how much is refunded" is answered by a share of the fee ("3분의 2"); "when" by a period ("30일 이내")
+_ANSWERED_BY = {"amount": {"amount", "rate"}, "date": {"date", "duration"}}
+
+
 def _quoted_check(answer: Answer, settings: AnswerSettings, checks: dict[str, float],
-                  absent: Callable[[Answer], list[AbsentWord]] | None) -> GateDecision | None:
+                  absent: Callable[[Answer], list[AbsentWord]] | None) -> str | None:
     """Withhold when a word of the question that the index knows, as rare as
     `answer.gate_max_cited_absent_rarity`, is in no passage the answer cites but in another passage retrieved: the
     quoted passage is about another company, country, act or period than the one asked about. (A word no chunk
@@ -222,8 +239,7 @@ def _quoted_check(answer: Answer, settings: AnswerSettings, checks: dict[str, fl
     if limit is None or not known or known[0].rarity < limit:
         return None
     named = ", ".join(w.term for w in known if w.rarity >= limit)
-    return GateDecision(GateAction.ESCALATE, [f"{NOT_ANSWERED}: the passages quoted do not mention {named}, "
-                                             "which other documents found do"], checks)
+    return f"the passages quoted do not mention {named}, which other documents found do"
 
 
 def cited_hits(answer: Answer) -> list[Hit]:

@@ -49,7 +49,7 @@ _SENTENCE = {
                        r"December)|\bwithin\b|\bdays?\b|\bmonths?\b|\byears?\b", re.I),
     # a number of days, weeks, months, years, semesters or hours, not a calendar date ("3월 28일", "2025년")
     "duration": re.compile(r"(?<![\d.월])(?<!월\s)\d{1,3}(?:\.\d+)?\s*(?:개월|달|개\s*학기|학기|년(?!도)|일(?!\s*[(（])|"
-                           r"주일?|시간|분)|\b\d{1,3}\s+(?:days?|weeks?|months?|years?|semesters?|hours?)\b|"
+                           r"주일?|시간|분(?!\s?의))|\b\d{1,3}\s+(?:days?|weeks?|months?|years?|semesters?|hours?)\b|"
                            r"\b(?:one|two|three|four|five|six|ten|twelve)\s+(?:days?|weeks?|months?|years?|semesters?)\b",
                            re.I),
     "count": re.compile(rf"{_NUM}\s*(?:개|명|건|회|번|학기|학점|곳|가지|차례|시간|년|주|인|종|개소|대)|"
