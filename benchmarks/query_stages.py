@@ -207,7 +207,7 @@ def autorag_items(settings: Settings, cache: Path, casual: tuple[Path, ...] = ()
 
 
 def markdown(out: dict) -> str:
-    """The tables docs/benchmarks.md shows, from a result JSON."""
+    """The tables docs/benchmarks/retrieval.md shows, from a result JSON."""
     lines = ["| set | queries | formality accuracy | colloquial exact form | colloquial intent | formal/English unchanged |",
              "|---|---|---|---|---|---|"]
     for name, v in out["styles"].items():

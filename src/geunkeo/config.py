@@ -55,7 +55,7 @@ class IndexSettings(_Section):
     milvus_token: str | None = None  # cluster credentials ("user:password" or an API key)
     embed_titles: bool = True
     # the dense side scores a chunk by its best window of about this many characters (stores that support it);
-    # 0 = one vector per chunk. 300 measured best of those tried (docs/benchmarks.md § "Session 14")
+    # 0 = one vector per chunk. 300 measured best of those tried (docs/benchmarks/retrieval.md § "Session 14")
     dense_window_chars: int = Field(default=300, ge=0)
 
     @field_validator("dense_window_chars")
@@ -112,7 +112,7 @@ class QuerySettings(_Section):
     # "auto": with an LLM configured, a question in another language than the index's main one is also searched
     # (BM25 terms and a dense variant) in the translation the LLM gives into that language. Off by default: with
     # the local 1.5B model, English questions over autorag-ko found their page far more often (draft cites it 0.30
-    # -> 0.47) but half the answers then served cited no gold page (docs/benchmarks.md § Session 13)
+    # -> 0.47) but half the answers then served cited no gold page (docs/benchmarks/answers.md § Session 13)
     translate: Literal["auto", "off"] = "off"
 
 
@@ -120,7 +120,7 @@ class RetrieveSettings(_Section):
     mode: Literal["bm25", "dense", "hybrid"] = "hybrid"
     fusion: Literal["rrf", "minmax", "zscore"] = "minmax"
     # 0.4 since the dense side scores windows (index.dense_window_chars): autorag-ko formal R@1 0.845 -> 0.859 and
-    # the unseen casual rewrites of fresh draw 4 0.782 -> 0.796 over 0.3 (docs/benchmarks.md § "Session 14")
+    # the unseen casual rewrites of fresh draw 4 0.782 -> 0.796 over 0.3 (docs/benchmarks/retrieval.md § "Session 14")
     dense_weight: float = 0.4
     rrf_k: int = 60
     candidate_k: int = 100
@@ -156,17 +156,18 @@ class AnswerSettings(_Section):
     max_sentences: int = 4
     gate_min_citation_coverage: float = 0.9
     # rank/margin/term-coverage based (answer/gate.py), not a cosine threshold; below it the gate escalates.
-    # 0.35 on the sample gold set: 6% of answerable vs 40% of off-topic questions escalated (docs/benchmarks.md)
+    # 0.35 on the sample gold set: 6% of answerable vs 40% of off-topic questions escalated
+    # (docs/benchmarks/filter.md § Answer filter, "Serving gate")
     gate_min_retrieval_confidence: float = 0.35
     gate_max_unsupported: int = 0
     # answer/answerability.py: below this share of the question's (rarity-weighted) topic words found in the top
     # chunks the gate withholds the answer. 0.4 on the project-written unanswerable sets: autorag-ko dev 88% of
-    # unanswerable vs 16% of answerable withheld, sample gold 73% vs 4% (docs/benchmarks.md)
+    # unanswerable vs 16% of answerable withheld, sample gold 73% vs 4% (docs/benchmarks/answers.md § Answers (issue 9))
     gate_min_answerability: float = 0.4
     # Who decides that the documents do not answer: "rules" is the word-overlap answerability check above;
     # "ranker" the learned answerability head (answer/unit_ranker.py: the probability that the top chunks hold
     # the answer, below a threshold that withholds at most 5% of answerable Korean questions out of fold);
-    # "both" withholds when either does. On two unseen draws (docs/benchmarks.md § Session 13) "both" withheld
+    # "both" withholds when either does. On two unseen draws (docs/benchmarks/answers.md § Session 13) "both" withheld
     # more unanswerable questions than the rules alone at about the same answerable rate; the head alone fewer
     withhold_by: Literal["ranker", "rules", "both"] = "both"
     # overrides the ranker's trained threshold (None: the one in data/unit_ranker.json)
@@ -175,7 +176,7 @@ class AnswerSettings(_Section):
     # (scaled idf; a word in no chunk is not counted) is in no passage the answer cites but in another one retrieved.
     # 0.7 chosen on six earlier answer sets (withheld 8 misleading, 5 good served answers); unseen, fresh draw 6:
     # 2 misleading withheld, no good answer; fresh draw 7: 1 misleading and 3 good withheld (the question named the
-    # quoted report's publisher, which only its cover page states). Marginal; docs/benchmarks.md § Session 16.
+    # quoted report's publisher, which only its cover page states). Marginal; docs/benchmarks/answers.md § Session 16.
     # None: recorded in the gate's checks, never withholds
     gate_max_cited_absent_rarity: float | None = 0.7
     # "auto" (llm when llm.provider is set, else extractive) | "extractive" | "llm" | a name in answer/registry.py
@@ -196,7 +197,7 @@ class AnswerSettings(_Section):
     # a supported sentence written without a citation marker cites the one context that clearly supports it, after
     # the fact (answer/pipeline.py `_attribute`); off: it stays uncited, and an LLM answer citing nothing falls back.
     # Off by default: with the local 1.5B model it served 6 of 6 answers from the LLM instead of 1, each worse than
-    # the extractive one it replaced (contexts echoed, a fact lost, one reversed; docs/benchmarks.md § Issue 30 item 6)
+    # the extractive one it replaced (contexts echoed, a fact lost, one reversed; docs/benchmarks/answers.md § Issue 30 item 6)
     attribute_uncited: bool = False
     # the gate regenerates (LLM) or escalates when fewer than this share of the checked sentences is supported,
     # and escalates when none is

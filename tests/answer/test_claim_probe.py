@@ -1,7 +1,7 @@
 """Issue 30 items 4-5: no scripted attack (nonsense with markers, a contradiction in either language, a claim
 citing an unrelated article, a disguised injection on either path) is served with gate `answer`, and nothing the
 gate rejected can be read by a user; the controls are still served. Scripts: claim_scripts.py; figures:
-benchmarks/claim_probe.py and docs/benchmarks.md § Issue 30."""
+benchmarks/claim_probe.py and docs/benchmarks/answers.md § Issue 30."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ with the question, neither states that fee. Two checks:
 
 The gate withholds the answer when the focus is unmatched or the score is below
 `answer.gate_min_answerability`, calibrated on unanswerable questions written for the project
-(benchmarks/data/*_unanswerable.jsonl; figures in docs/benchmarks.md).
+(benchmarks/data/*_unanswerable.jsonl; figures in docs/benchmarks/answers.md).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ One e5 vector of a whole page averages everything on it (and e5-small reads at m
 that one sentence of a long chunk answers matches that sentence's window better than the page. On autorag-ko dev
 (chunks up to 1,200 characters, median 788), scoring each chunk by its best ~300-character window took dense
 R@5 from 0.887 to 0.972 for the Korean questions and from 0.535 to 0.592 for their English renderings
-(docs/benchmarks.md § "Session 14"). Every window after a chunk's first starts with the chunk's heading, so a
+(docs/benchmarks/retrieval.md § "Session 14"). Every window after a chunk's first starts with the chunk's heading, so a
 window of a table's third row still says which document and article it belongs to.
 """
 
