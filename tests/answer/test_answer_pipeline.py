@@ -308,20 +308,31 @@ def test_gate_decisions():
 def test_a_rare_question_word_no_cited_passage_holds_but_another_does_withholds_the_answer():
     cited = AnswerSentence("가", [Citation(1, "a", "a")])
     hits, ok = _hits(), (0.8, {})
+
+    def long_question() -> Answer:  # three or more topic words: only a rare one counts
+        a = _answer([cited], hits)
+        a.query = "호박마켓 캠페인의 티저 광고 조회 수는?"
+        return a
+
     absent = lambda a: [AbsentWord("호박마켓", 0.95, True), AbsentWord("광고", 0.2, True)]  # noqa: E731
     off = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3,
                          gate_max_cited_absent_rarity=None)
-    recorded = decide(_answer([cited], hits), off, can_regenerate=True, confidence=ok, absent=absent)
+    recorded = decide(long_question(), off, can_regenerate=True, confidence=ok, absent=absent)
     assert recorded.action == "answer" and recorded.checks["cited_absent_rarity"] == 0.95
     on = AnswerSettings(gate_min_citation_coverage=0.9, gate_min_retrieval_confidence=0.3,
                         gate_max_cited_absent_rarity=0.9)
-    held = decide(_answer([cited], hits), on, can_regenerate=True, confidence=ok, absent=absent)
+    held = decide(long_question(), on, can_regenerate=True, confidence=ok, absent=absent)
     assert held.action == "escalate"
     assert held.reasons == ["not_answered: the passages quoted do not mention 호박마켓, which other documents found do"]
+    # in a question of one or two topic words a common word counts too: it is half of what was asked
+    short = _answer([cited], hits)
+    short.query = "호박마켓 광고?"
+    assert decide(short, on, can_regenerate=True, confidence=ok,
+                  absent=lambda a: [AbsentWord("광고", 0.2, True)]).action == "escalate"
     # a word no other passage holds, or no chunk of the index (a typo, slang), or a common one: served
     for words in ([AbsentWord("호박마켓", 0.95, False)], [AbsentWord("호박마켓", 1.0, True)],
                   [AbsentWord("광고", 0.2, True)]):
-        assert decide(_answer([cited], hits), on, can_regenerate=True, confidence=ok,
+        assert decide(long_question(), on, can_regenerate=True, confidence=ok,
                       absent=lambda a, w=words: w).action == "answer"
 
 

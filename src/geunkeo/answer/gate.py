@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from geunkeo.answer.answerability import UNINDEXED, AbsentWord, Answerability, source_word
+from geunkeo.answer.answerability import UNINDEXED, AbsentWord, Answerability, source_word, topic_words
 from geunkeo.answer.base import (
     Answer,
     GateDecision,
@@ -225,17 +225,23 @@ SLOT_NAMES = {"duration": "length of time", "amount": "amount", "count": "number
 _ANSWERED_BY = {"amount": {"amount", "rate"}, "date": {"date", "duration"}}
 
 
+SHORT_QUESTION_WORDS = 2  # sample gold: one misleading answer withheld; every autorag-ko set identical (session 16)
+
+
 def _quoted_check(answer: Answer, settings: AnswerSettings, checks: dict[str, float],
                   absent: Callable[[Answer], list[AbsentWord]] | None) -> str | None:
     """Withhold when a word of the question that the index knows, as rare as
     `answer.gate_max_cited_absent_rarity`, is in no passage the answer cites but in another passage retrieved: the
-    quoted passage is about another company, country, act or period than the one asked about. (A word no chunk
-    holds is as often a typo or slang as a name the documents lack: not counted.)"""
+    quoted passage is about another company, country, act or period than the one asked about. In a question of at
+    most `SHORT_QUESTION_WORDS` topic words any such word counts. (A word no chunk holds is as often a typo or slang
+    as a name the documents lack: not counted.)"""
     if absent is None:
         return None
     limit = settings.gate_max_cited_absent_rarity
     known = [w for w in absent(answer) if w.elsewhere and w.rarity < UNINDEXED]
     checks["cited_absent_rarity"] = known[0].rarity if known else 0.0
+    if limit is not None and known and len(topic_words(answer.query)) <= SHORT_QUESTION_WORDS:
+        limit = 0.0  # each of one or two topic words is half the question, however common the word
     if limit is None or not known or known[0].rarity < limit:
         return None
     named = ", ".join(w.term for w in known if w.rarity >= limit)
