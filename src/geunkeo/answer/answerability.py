@@ -93,7 +93,7 @@ def _fact_near(focus: str, top: list[Hit]) -> bool:
 
 
 def _counts(text: str, unit: str) -> bool:
-    """Whether `text` gives a number of `unit`, also with a Korean power of ten or an "about" ("540만명", "200여개")."""
+    """Whether `text` gives a number of `unit`, also with a Korean power of ten or an "about" before the unit (N만명, N여개)."""
     return states_count_of(text, unit) or bool(re.search(rf"\d[\d,.]*\s*(?:[만천억]\s*)?(?:여\s*)?(?:개\s*)?{unit}", text))
 
 
@@ -160,7 +160,7 @@ def question_focus(query: str, phrase: bool = False) -> str | None:
 
 def _relational(toks: tuple, i: int) -> bool:
     """Whether noun `i` places the question in time rather than naming its topic: one syllable after a modifier
-    ending ("받은 후", "끝난 뒤"). (A noun before 까지 / 부터 is not: "처리까지 며칠" asks about the 처리.)"""
+    ending (…한 후, …된 뒤). (A noun before 까지 / 부터 is not: "X까지 며칠" asks about the X.)"""
     return i > 0 and toks[i - 1].tag == "ETM" and len(toks[i].form) == 1
 
 
@@ -267,7 +267,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     total = sum(weights.values()) or 1.0
     stood_for = {source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
     text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
-    # a word the chunks write with other spacing or that Kiwi tokenised otherwise there ("기회발전 특구") is found
+    # a word the chunks write with other spacing or that Kiwi tokenised otherwise there (a compound split by a space) is found
     missing = [t for t in own if t not in found and not any(t in w for w in stood_for)
                and not (len(t) >= 3 and t.lower() in text.lower())]
     if any(t in _CONTACT_WORDS for t in missing) and any(extract_contacts(h.chunk.text) for h in top):
@@ -292,7 +292,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
         unmatched.append(f"{focus} ({asked})")
     unit = count_unit(query) if asked == "count" else None
     if unit and not unmatched and not any(_counts(h.chunk.text, unit) for h in top):
-        # "몇 건": some number of 건 must be in the top chunks ("의사 1명" counts something else)
+        # "몇 건": some number of 건 must be in the top chunks (a number of another unit counts something else)
         unmatched.append(f"{focus or query_unit_name(unit)} (a number of {query_unit_name(unit)})")
     # a year the question names ("2025년") must appear in what answers it
     unmatched += [x for x in _years(query) if not _number_in(x, text)]

@@ -212,7 +212,7 @@ def decide(answer: Answer, settings: AnswerSettings, *, can_regenerate: bool,
 def _asked_figure_check(answer: Answer, answerability: Answerability | None, cross_lingual: bool) -> str | None:
     """Across languages no word of the question can be checked against the passages, but the kind of figure it asks
     for can: a question asking how long, how much, how many or when is not answered by passages that state no figure
-    of that kind ("How long can I take leave?" over a notice's application dates)."""
+    of that kind (a question asking how long, answered with a notice's application dates)."""
     asked = answerability.asked if answerability is not None and cross_lingual else None
     accepted = _ANSWERED_BY.get(asked or "", {asked})
     if not asked or any(accepted & sentence_slots(s.text) for s in content_sentences(answer.sentences)):
@@ -221,7 +221,7 @@ def _asked_figure_check(answer: Answer, answerability: Answerability | None, cro
 
 
 SLOT_NAMES = {"duration": "length of time", "amount": "amount", "count": "number", "date": "date", "rate": "rate"}
-# "how much is refunded" is answered by a share of the fee ("3분의 2"); "when" by a period ("30일 이내")
+# "how much" is answered by a share of a fee (N분의 M); "when" by a period (N일 이내)
 _ANSWERED_BY = {"amount": {"amount", "rate"}, "date": {"date", "duration"}}
 
 
