@@ -25,8 +25,10 @@ often each is escalated, and how well the retrieval confidence separates queries
 relevant chunk from those whose do not (ROC AUC).
 
 The timed answer mixes supported and invented phones, e-mails, departments and citations, so every code
-path (extraction, checks, rewriting, particle repair) runs. Each run builds the context index from scratch,
-as the pipeline does per answer.
+path (extraction, checks, rewriting, particle repair) runs. Each run builds the context index as the pipeline does
+per answer, from each chunk's reading, which is kept once made (chunks recur across questions, and a regenerated LLM
+answer is filtered against the same contexts); the first reading of the contexts is timed apart ("contexts read for
+the first time").
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import sys
 import time
 from pathlib import Path
 
+from geunkeo.answer.context import clear_context_cache
 from geunkeo.answer.filter import HallucinationFilter
 from geunkeo.corpus.base import Chunk
 from geunkeo.text.entities import extract_contacts
@@ -104,8 +107,15 @@ def latency(runs: int) -> dict:
         filt.apply(answer, contexts)
         cpu.append((time.thread_time() - c) * 1000)
         wall.append((time.perf_counter() - t) * 1000)
+    first = []  # the same answer over contexts read for the first time (each chunk's reading forgotten)
+    for _ in range(runs):
+        clear_context_cache()
+        c = time.thread_time()
+        filt.apply(answer, contexts)
+        first.append((time.thread_time() - c) * 1000)
     wall.sort()
     cpu.sort()
+    first.sort()
 
     def pct(xs: list[float], q: float) -> float:
         return round(xs[int(q * (len(xs) - 1))], 3)
@@ -120,7 +130,8 @@ def latency(runs: int) -> dict:
         cold.append((time.thread_time() - c) * 1000)
     cold.sort()
     # wall time includes waiting for a CPU on a shared machine; thread CPU time is the filter's own cost
-    return {"figures_uncached_cpu_p95_ms": pct(cold, 0.95),"answer_chars": len(answer), "contexts": len(contexts), "runs": runs,
+    return {"figures_uncached_cpu_p95_ms": pct(cold, 0.95), "contexts_unread_cpu_p50_ms": round(statistics.median(first), 3),
+            "contexts_unread_cpu_p95_ms": pct(first, 0.95), "answer_chars": len(answer), "contexts": len(contexts), "runs": runs,
             "p50_ms": round(statistics.median(wall), 3), "p95_ms": pct(wall, 0.95), "max_ms": round(wall[-1], 3),
             "cpu_p50_ms": round(statistics.median(cpu), 3), "cpu_p95_ms": pct(cpu, 0.95),
             "load_avg_1min": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
@@ -307,7 +318,8 @@ def main() -> int:
     print(f"filter latency: {lat['answer_chars']}-char answer, {lat['contexts']} contexts, {lat['runs']} runs: "
           f"wall p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms, max {lat['max_ms']} ms; "
           f"thread CPU p50 {lat['cpu_p50_ms']} ms, p95 {lat['cpu_p95_ms']} ms; figures read uncached (answer + "
-          f"contexts) CPU p95 {lat['figures_uncached_cpu_p95_ms']} ms "
+          f"contexts) CPU p95 {lat['figures_uncached_cpu_p95_ms']} ms; contexts read for the first time: CPU p50 "
+          f"{lat['contexts_unread_cpu_p50_ms']} ms, p95 {lat['contexts_unread_cpu_p95_ms']} ms "
           f"(load average {lat['load_avg_1min']} on {lat['cpus']} CPUs; "
           f"{lat['removed_per_answer']} removed, {lat['kept_per_answer']} kept per answer)")
     print(f"test set: {ts['cases']} cases, {ts['exact_outputs']} exact outputs; invented items {ts['invented_items']}, "

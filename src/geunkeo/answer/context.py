@@ -9,6 +9,7 @@ is divided into articles, paragraphs, items and points is answer/structure.py's 
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field, replace
 
 from geunkeo.answer.structure import (
@@ -86,46 +87,13 @@ class ContextIndex:
             self._add(n, chunk)
 
     def _add(self, n: int, chunk: Chunk) -> None:
-        text = extracted_text(chunk.text)
-        if text != chunk.text:
-            chunk = replace(chunk, text=text)
-        doc = ContextDoc(n=n, chunk=chunk, names=chunk_names(chunk))
-        full = doc.full
-        self.texts.append(full.casefold())
-        for e in extract_contacts(full):
-            if not e.placeholder:
-                self.contacts.setdefault(_ckey(e), (e.text, n))
-        for e in extract_departments(full, self.known_departments):
-            self.departments.setdefault(e.norm, n)
-        doc.articles, headings = own_articles(chunk)
-        for key, art_text in doc.articles.items():
-            doc.paragraphs[key] = paragraph_numbers(chunk, key, art_text)
-            for name in doc.names:
-                doc.pairs[(name, key)] = art_text[:200]
-        self._riders(doc, text)
-        last_named: str | None = None
-        prev: tuple[int, list[str]] | None = None  # (end, names) of the previous reference
-        for c in extract_citations(text):
-            if c.start in headings:  # an article's own heading, not a reference (부칙's 제2조 is not 제2조)
-                continue
-            snippet = text[max(0, c.start - 60) : c.end + 60]
-            # resolved as the filter resolves answers: 같은 규정 → the last named one; a bare 제25조 right after
-            # 「학칙」 제3조 in the same sentence → 학칙; otherwise the chunk's own regulation
-            same_sentence = prev is not None and not re.search(r"[.!?。\n]", text[prev[0] : c.start])
-            if c.ref == "named" and c.regulation:
-                names = [reg_key(c.regulation)]
-                last_named = names[0]
-            elif c.ref == "same" and last_named:
-                names = [last_named]
-            elif c.ref == "bare" and prev is not None and same_sentence:
-                names = prev[1]
-            else:
-                names = list(doc.names)
-            prev = (c.end, names)
-            for name in names:
-                doc.pairs.setdefault((name, c.article), snippet)
-                if c.paragraph:
-                    doc.mentioned.setdefault((name, c.article), set()).add(c.paragraph)
+        reading = _reading(chunk, self.known_departments)
+        doc = _numbered(reading.doc, n)
+        self.texts.append(doc.full.casefold())
+        for key, surface in reading.contacts:
+            self.contacts.setdefault(key, (surface, n))
+        for norm in reading.departments:
+            self.departments.setdefault(norm, n)
         self.docs.append(doc)
 
     @staticmethod
@@ -404,3 +372,86 @@ def _same_reg(a: str, b: str) -> bool:
 
 
 _EN_NAMED = re.compile(r"([a-z0-9'\-]{3,}?)(" + EN_DOC_KINDS + ")")
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One chunk as the filter reads it: its ContextDoc (numbered 0), its contacts (key, surface) and departments."""
+
+    doc: ContextDoc
+    contacts: tuple[tuple[str, str], ...]
+    departments: tuple[str, ...]
+
+
+# a chunk's reading is kept, as its figures are (text/figures.py): the same chunks come back across questions, and
+# an LLM answer's regeneration is filtered against the same contexts again
+_READINGS: dict[tuple, _Reading] = {}
+_READINGS_MAX = 4096
+_READINGS_LOCK = threading.Lock()
+
+
+def _reading(chunk: Chunk, known_departments: tuple[str, ...]) -> _Reading:
+    key = (chunk.chunk_id, chunk.doc_id, chunk.title, chunk.location, chunk.text, chunk.lang, chunk.article,
+           chunk.article_title, repr(chunk.path), repr(chunk.paragraphs), repr(chunk.metadata), known_departments)
+    found = _READINGS.get(key)
+    if found is None:
+        found = _read(chunk, known_departments)
+        with _READINGS_LOCK:
+            if len(_READINGS) >= _READINGS_MAX:
+                _READINGS.pop(next(iter(_READINGS)))
+            _READINGS[key] = found
+    return found
+
+
+def clear_context_cache() -> None:
+    """Forget the chunks read so far (to time a first reading)."""
+    with _READINGS_LOCK:
+        _READINGS.clear()
+
+
+def _numbered(doc: ContextDoc, n: int) -> ContextDoc:
+    """A copy of a kept reading's ContextDoc as context `n`, its tables its own (checks may add to them)."""
+    return replace(doc, n=n, names=set(doc.names), articles=dict(doc.articles),
+                   paragraphs={k: set(v) for k, v in doc.paragraphs.items()}, riders=dict(doc.riders),
+                   pairs=dict(doc.pairs), mentioned={k: set(v) for k, v in doc.mentioned.items()})
+
+
+def _read(chunk: Chunk, known_departments: tuple[str, ...]) -> _Reading:
+    """What the filter reads of one chunk, whatever its number among an answer's contexts."""
+    text = extracted_text(chunk.text)
+    if text != chunk.text:
+        chunk = replace(chunk, text=text)
+    doc = ContextDoc(n=0, chunk=chunk, names=chunk_names(chunk))
+    full = doc.full
+    contacts = tuple((_ckey(e), e.text) for e in extract_contacts(full) if not e.placeholder)
+    departments = tuple(e.norm for e in extract_departments(full, known_departments))
+    doc.articles, headings = own_articles(chunk)
+    for key, art_text in doc.articles.items():
+        doc.paragraphs[key] = paragraph_numbers(chunk, key, art_text)
+        for name in doc.names:
+            doc.pairs[(name, key)] = art_text[:200]
+    ContextIndex._riders(doc, text)
+    last_named: str | None = None
+    prev: tuple[int, list[str]] | None = None  # (end, names) of the previous reference
+    for c in extract_citations(text):
+        if c.start in headings:  # an article's own heading, not a reference (부칙's 제2조 is not 제2조)
+            continue
+        snippet = text[max(0, c.start - 60) : c.end + 60]
+        # resolved as the filter resolves answers: 같은 규정 → the last named one; a bare 제25조 right after
+        # 「학칙」 제3조 in the same sentence → 학칙; otherwise the chunk's own regulation
+        same_sentence = prev is not None and not re.search(r"[.!?。\n]", text[prev[0] : c.start])
+        if c.ref == "named" and c.regulation:
+            names = [reg_key(c.regulation)]
+            last_named = names[0]
+        elif c.ref == "same" and last_named:
+            names = [last_named]
+        elif c.ref == "bare" and prev is not None and same_sentence:
+            names = prev[1]
+        else:
+            names = list(doc.names)
+        prev = (c.end, names)
+        for name in names:
+            doc.pairs.setdefault((name, c.article), snippet)
+            if c.paragraph:
+                doc.mentioned.setdefault((name, c.article), set()).add(c.paragraph)
+    return _Reading(doc, contacts, departments)
