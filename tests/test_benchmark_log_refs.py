@@ -18,7 +18,8 @@ def _texts() -> list[tuple[Path, str]]:
         path = ROOT / name
         files += [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
     return [(p, p.read_text(encoding="utf-8")) for p in files
-            if p.suffix in SUFFIXES and "__pycache__" not in p.parts and p != Path(__file__)]
+            if p.suffix in SUFFIXES and "__pycache__" not in p.parts and p != Path(__file__)
+            and not any(part.endswith(".egg-info") for part in p.parts)]  # pip's copy of an older README
 
 
 def _headings(name: str) -> list[str]:
