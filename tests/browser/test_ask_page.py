@@ -68,6 +68,16 @@ def test_a_question_the_documents_cannot_answer_is_withheld_in_plain_words(live_
     screenshot(page, "ask-withheld-en")
 
 
+@pytest.mark.parametrize("question", ["등록금 환불 돼?", "How long can I take a leave of absence?"])
+def test_the_issues_sample_questions_are_withheld_with_the_documents_that_may_help(live_server, page, question):
+    # served before with look-alike passages under the answered badge (a summer-session course-fee rule; a notice's
+    # application dates for a question asking how long)
+    page.goto(live_server.url + "/?q=" + question)
+    page.wait_for_selector("#answer")
+    assert page.get_attribute("p.state", "data-state") == "withheld"
+    assert page.locator("a.cite").count() == 0
+
+
 def test_the_home_page_names_the_documents_and_its_examples_answer(live_server, page, screenshot):
     page.goto(live_server.url + "/")
     assert "한빛대학교 학칙" in page.inner_text("#home")
