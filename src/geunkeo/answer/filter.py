@@ -283,7 +283,7 @@ class HallucinationFilter:
         found = ctx.citation(e.article, e.paragraph, regs, kind_word, e.item)
         if found is None and regs is None:
             found = self._fallback(e, ctx, state, kind_word)
-        elif found is None and e.ref == "bare":  # "「의료법」 제3조 … (제5조 제2항)": the terms' own 제5조
+        elif found is None and e.ref == "bare":  # a law's article named, then a bare article in brackets: the terms' own article
             found = ctx.citation(e.article, e.paragraph, None, kind_word, e.item)
         if found is None and e.ref == "named" and e.regulation:
             found = (_by_title_words(e, ctx, state, kind_word) if _HANGUL.search(e.regulation)

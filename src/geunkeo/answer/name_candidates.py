@@ -108,7 +108,7 @@ def korean_compounds(text: str, taken: Iterable[tuple[int, int]] = ()) -> list[N
             continue
         form, head = parts.group(1), parts.group(2)
         if form.endswith(t["generic_endings"]):
-            continue  # "연계기관", "중앙도서관": a word of the language, not a name of the kind
+            continue  # a word of the language ending in the head (a generic ending), not a name of the kind
         start: int | None = m.start()
         if form in t["generic"] or len(form) - len(head) < 2:
             # only a bare head word ("장학금", "지점") takes the nouns before it: "보관", "도서관" are words
@@ -223,7 +223,7 @@ def name_candidates(text: str, taken: Iterable[tuple[int, int]] = ()) -> list[Na
 
 def context_names(text: str) -> list[NameCandidate]:
     """The names of a context: candidates as above, offices by the department heads too (a context's
-    여신심사위원회 is the Korean name an English "… Committee" renders), and a bare head word with the word written
+    Korean committee name is what an English "… Committee" renders), and a bare head word with the word written
     before it ("<place> 지점"): a context may name more loosely than an answer is checked."""
     t = _tables()
     out = name_candidates(text)

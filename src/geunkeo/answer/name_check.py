@@ -1,4 +1,4 @@
-"""The name check behind the hallucination filter (issue 30, item 1, for names): layer 1 finds name candidates
+"""The name check behind the hallucination filter (issue 30: names): layer 1 finds name candidates
 (answer/name_candidates.py), layer 2 decides supported / invented for each with a logistic model over how the
 contexts bear it out (`data/name_check.json`, written by scripts/train_name_check.py; model card
 docs/models/name_check.md).

@@ -241,7 +241,7 @@ def extract_citations(text: str) -> list[Entity]:
     for m in _ANNEX_KO.finditer(text):
         reg, ref, s = _ko_regulation_before(text, m.start())
         art, item = f"Sch{m.group('n')}", m.group("item")
-        mok = m.group("mok")  # "별표 3 라목": a 목 of the table itself, keyed with an empty 호
+        mok = m.group("mok")  # 별표 N followed by a 목 letter: a 목 of the table itself, keyed with an empty 호
         item = _item_key(item, mok) if item else (f"-{mok}" if mok else None)
         out.append(_citation(text, s, m.end(), reg, ref, art, None, item))
     out.extend(_en_citations(text))

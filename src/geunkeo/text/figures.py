@@ -69,7 +69,7 @@ def _initials(words) -> str:
 
 
 _D = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-# "2만 8,400원": the part after the last unit syllable may stand apart before the currency too
+# N만 N,NNN원: the part after the last unit syllable may stand apart before the currency too
 _KO_NUM = rf"{_D}(?:\s?[십백천만억조](?:{_D}|\s{_D}(?=\s?(?:[십백천만억조]|원)))?)*"
 _NOT_AFTER = r"(?<![\d.,A-Za-z/:\-])(?<!제)(?<!제\s)"
 _WD_KO = "월화수목금토일"
@@ -90,7 +90,7 @@ _DATES = [
     first_char_regex("JFMASONDTW", rf"(?:(?P<wdb>{_WD_EN}),?\s)?(?P<mon>{_MON})\b\.?\s(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
                rf"(?:,?\s(?P<y>\d{{4}})\b)?{_EN_WEEKDAY_AFTER}?"),
 ]
-# the first day of "3–8 March" / "4월 19일~23일" (the other end is a date of its own)
+# the first day of a day range in one month, D–D Month / M월 D일~D일 (the other end is a date of its own)
 _EN_RANGE_START = first_char_regex("0-9", rf"(?<![\d.])(?P<d>\d{{1,2}})\s?[–—-]\s?(?=\d{{1,2}}\s(?P<mon>{_MON})\b)")
 _KO_RANGE_END = re.compile(rf"\s?(?:[~∼–-]|부터|에서)\s?(?P<d>\d{{1,2}})\s?일(?!\s?(?:간|이내)){_KO_WEEKDAY}?")
 _MERIDIEM = _DATA["meridiem"]
