@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from geunkeo.answer.base import source_lang
-from geunkeo.answer.extractive import chunk_units, compound_holds, ordinals, title_terms
+from geunkeo.answer.extractive import chunk_units, compound_holds, ordinals, question_lang, title_terms
 from geunkeo.answer.slots import (
     NUMERIC_SLOTS,
     QUESTION_TERMS,
@@ -38,7 +38,7 @@ from geunkeo.retrieve.base import Hit
 from geunkeo.text.analyzer import get_analyzer
 from geunkeo.text.entities import extract_contacts
 from geunkeo.text.kiwi import get_kiwi
-from geunkeo.text.patterns import HANGUL, detect_lang
+from geunkeo.text.patterns import HANGUL
 
 TOP_CHUNKS = 3
 ENOUGH_MATCHED = 5
@@ -216,10 +216,12 @@ def absent_from_cited(query: str, cited: list[Hit], rarity: dict[str, float] | N
     retrieval found it elsewhere, says the answer is about something else. Words an expansion of the query plan
     stood in for, when the expansion is quoted, are not missing; a question in another language than the quoted
     passages is not judged here ([])."""
-    if not cited or any(h.chunk.lang not in (question_lang_of(query), "mixed") for h in cited):
+    if not cited or any(h.chunk.lang not in (question_lang(query), "mixed") for h in cited):
         return []
     flat = _flat(cited)
-    found = frozenset().union(*(title_terms(f"{h.chunk.title} {h.chunk.location} {h.chunk.text}") for h in cited))
+    # the terms the answerer already read of each quoted chunk (chunk_units is cached), its title's and location's
+    found = frozenset().union(*(ts for h in cited for _, ts in chunk_units(h.chunk.text)),
+                              *(title_terms(h.chunk.title) | title_terms(h.chunk.location) for h in cited))
     stood_for = {source_word(src) for e, src in (term_sources or {}).items()
                  if src != "query" and re.sub(r"\s+", "", e).lower() in flat}
     absent = [t for t in topic_words(query) if t.lower() not in flat and not compound_holds(t, found)
@@ -233,10 +235,6 @@ def _flat(hits: list[Hit]) -> str:
     return re.sub(r"\s+", "", " ".join(f"{h.chunk.title} {h.chunk.location} {h.chunk.text}" for h in hits)).lower()
 
 
-def question_lang_of(query: str) -> str:
-    return "en" if detect_lang(query) == "en" else "ko"
-
-
 def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
            term_sources: dict[str, str] | None = None, top_chunks: int = TOP_CHUNKS) -> Answerability:
     """How much of what `query` is about the top chunks contain (score 1 = all of it, 0 = none), and what is
@@ -247,7 +245,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     in for the asker's word it was made from: "기숙사 통금" is answered by a chunk on 생활관 출입 제한. For a question
     in another language than the top chunks, the plan's terms in the chunks' language are the only words that can
     match."""
-    qlang = "en" if detect_lang(query) == "en" else "ko"
+    qlang = question_lang(query)
     src = source_lang(qlang, hits)  # an other-language chunk first: the answer is drawn from that language
     top = [h for h in hits if h.chunk.lang == src][:top_chunks] if src else hits[:top_chunks]
     if not top:
@@ -267,9 +265,10 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     total = sum(weights.values()) or 1.0
     stood_for = {source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
     text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
-    # a word the chunks write with other spacing or that Kiwi tokenised otherwise there (a compound split by a space) is found
+    lowered = text.lower()
+    # a word the chunks write with other spacing or that Kiwi tokenised otherwise there (a compound split by a space)
     missing = [t for t in own if t not in found and not any(t in w for w in stood_for)
-               and not (len(t) >= 3 and t.lower() in text.lower())]
+               and not (len(t) >= 3 and t.lower() in lowered)]
     if any(t in _CONTACT_WORDS for t in missing) and any(extract_contacts(h.chunk.text) for h in top):
         # "어디로 전화해서 연락하면 돼?": a number in the top chunks answers 전화 and 연락
         missing = [t for t in missing if t not in _CONTACT_WORDS]
