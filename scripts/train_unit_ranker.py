@@ -93,7 +93,7 @@ def _group(qid: str, source: str, query: str, hits: list[Hit], answerer: Extract
     withhold = bool(able.unmatched) or able.score < _RULES_MIN_ANSWERABILITY
     return Group(qid, source, ranked.features, np.asarray(y), [c.text for c in ranked.candidates],
                  np.asarray([c.score for c in ranked.candidates]), has_gold,
-                 ranked.evidence(hits, rarity, answerer.top_chunks, able.score, bool(able.unmatched)), withhold)
+                 ranked.evidence(hits, rarity, answerer.top_chunks), withhold)
 
 
 def _swap(text: str, old: str, new: str) -> str | None:
@@ -265,10 +265,10 @@ def _zero_ranker() -> UnitRanker:
 POSITIVE = {"overlap", "overlap_raw", "overlap_rare", "bigrams", "overlap_relative", "overlap_first", "slot",
             "asks_figure_has", "label_answers", "asked_unit", "title_share", "pool_coverage",
             "p_best", "best_overlap_raw", "best_bigrams", "coverage", "chunk_coverage", "rarest_held_part",
-            "dense_top", "rules_score"}
+            "dense_top"}
 NEGATIVE = {"asks_figure_lacks", "other_member", "garble", "cut_start", "other_unit", "dangling", "lead_in",
             "best_asks_figure_lacks", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
-            "number_missing", "rules_unmatched", "proper_missing", "proper_unindexed"}
+            "number_missing", "proper_missing", "proper_unindexed"}
 ZEROED: set[str] = set()  # features held at weight 0 (--zero: an ablation on the same data and folds)
 
 

@@ -125,12 +125,13 @@ def test_evidence_reads_the_chunk_that_holds_most_of_the_question_and_the_rarest
     view = QueryView({"부산은행": 1.0, "시중은행": 1.0, "전환": 1.0, "신청하다": 1.0}, bigrams("q"), False, "ko")
     rarity = {"부산은행": 1.0, "시중은행": 0.6, "전환": 0.4, "신청하다": 0.9}
     texts = ["대구은행의 시중은행 전환 인가 신청을 심사하였다.", "부산 지역 경제 동향"]
-    ev = dict(zip(EVIDENCE, evidence_features(view, [], Evidence(texts, rarity, "ko", 0.9, 0.8, False)),
+    ev = dict(zip(EVIDENCE, evidence_features(view, [], Evidence(texts, rarity, "ko", 0.9)),
                   strict=True))
     assert ev["chunk_coverage"] == pytest.approx(0.5)  # 시중은행, 전환 (a verb's lemma is not looked for in text)
     assert ev["rarest_noun_missing"] == 1.0 and ev["noun_missing_max_rarity"] == 1.0
     assert ev["rarest_held_part"] == pytest.approx(1 / 3)  # of 부산/산은/은행 the best chunk holds 은행
-    assert ev["cross_lingual"] == 0.0 and ev["dense_top"] == pytest.approx(0.9) and ev["rules_score"] == 0.8
+    assert ev["cross_lingual"] == 0.0 and ev["dense_top"] == pytest.approx(0.9)
+    assert not {"rules_score", "rules_unmatched"} & set(EVIDENCE)  # the gate asks the rules beside the head
 
 
 def test_a_head_trained_on_other_question_features_is_refused():

@@ -370,14 +370,13 @@ class RankedUnits:
     view: QueryView
     slots: list[str]  # what the question asks for (answer/slots.question_slots), most specific first
 
-    def evidence(self, hits: list[Hit], rarity: dict[str, float], top: int, rules_score: float = 1.0,
-                 rules_unmatched: bool = False) -> np.ndarray:
+    def evidence(self, hits: list[Hit], rarity: dict[str, float], top: int) -> np.ndarray:
         """The answerability head's evidence features over the top `top` hits (unit_ranker.evidence_features)."""
         if not hits:
             return np.zeros(len(EVIDENCE))
         dense = hits[0].scores.get("dense")
         ev = Evidence([h.chunk.text for h in hits[:top]], rarity, hits[0].chunk.lang,
-                      None if dense is None else float(dense), rules_score, rules_unmatched)
+                      None if dense is None else float(dense))
         return evidence_features(self.view, self.candidates, ev)
 
     @property

@@ -48,8 +48,7 @@ FEATURES = (
 # question that chunk lacks, or that no chunk of the index holds (a paraphrase is rarely a name); whether it crosses
 # languages; the top chunk's dense score; the word-overlap rules' score and whether their focus check failed
 EVIDENCE = ("coverage", "chunk_coverage", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
-            "rarest_held_part", "number_missing", "proper_missing", "proper_unindexed", "cross_lingual", "dense_top",
-            "rules_score", "rules_unmatched")
+            "rarest_held_part", "number_missing", "proper_missing", "proper_unindexed", "cross_lingual", "dense_top")
 QUESTION_FEATURES = ("p_best", "p_second", "best_overlap_raw", "best_bigrams", "best_asks_figure_lacks", *EVIDENCE)
 
 _LEAD_IN = re.compile(r"(?:다음\s*각\s*[호목]|다음과\s*같|아래와\s*같|as\s+follows|the\s+following)|:\s*$")
@@ -213,15 +212,15 @@ def feature_matrix(query: QueryView, cands: Sequence[Candidate], hits: Sequence[
 class Evidence:
     """What the answer stage knows about a question's top chunks besides its units: their texts, the index's
     rarity of the question's terms (VectorStore.term_rarity; a term it does not give counts as 0.5; none at all:
-    the rarity features are unknown), the top chunk's language and dense score, and the word-overlap rules'
-    verdict (answer/answerability.py). An unknown feature is NaN, which the model reads as its training mean."""
+    the rarity features are unknown), the top chunk's language and dense score. Not the word-overlap rules'
+    verdict: the gate asks the rules beside the head, and a head that reads their verdict learns to repeat it
+    (and shifts whenever a rule changes) instead of catching what they miss. An unknown feature is NaN, which the
+    model reads as its training mean."""
 
     top_texts: Sequence[str]
     rarity: dict[str, float]
     top_lang: str
     dense_top: float | None  # None: the search had no dense side (a BM25-only search)
-    rules_score: float = 1.0
-    rules_unmatched: bool = False
 
 
 def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence) -> np.ndarray:
@@ -256,8 +255,6 @@ def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence
         float(any(ev.rarity.get(t, 0.0) >= 0.999 for t in query.proper)) if ev.rarity else unknown,
         float(query.lang != ev.top_lang),
         unknown if ev.dense_top is None else ev.dense_top,
-        ev.rules_score,
-        float(ev.rules_unmatched),
     ])
 
 
