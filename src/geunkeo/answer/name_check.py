@@ -33,6 +33,14 @@ from geunkeo.answer.name_candidates import (
     name_candidates,
     name_kinds,
 )
+from geunkeo.answer.renderings import (
+    content_words,
+    glossary,
+    loose_roman,
+    renders_english,
+    renders_korean,
+    romanise,
+)
 from geunkeo.answer.report import FilterReport, KeptItem
 from geunkeo.text.entity_base import Entity
 
@@ -65,32 +73,6 @@ def _longest_part(key: str, haystack: str) -> float:
         else:
             hi = mid - 1
     return lo / len(key) if key else 0.0
-
-
-# -- romanised Korean names ------------------------------------------------------------------------------------
-_INITIALS = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "-", "j", "jj", "ch", "k", "t", "p", "h"]
-_MEDIALS = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi", "yu", "eu", "ui", "i"]
-_FINALS = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t",
-           "ng", "t", "t", "k", "t", "p", "t"]
-
-
-def romanise(hangul: str) -> str:
-    """Revised Romanisation of Hangul syllables, letters only ("가람" → "garam")."""
-    out = []
-    for ch in hangul:
-        code = ord(ch) - 0xAC00
-        if 0 <= code < 11172:
-            ini, med, fin = code // 588, (code % 588) // 28, code % 28
-            out.append(_INITIALS[ini].strip("-") + _MEDIALS[med] + _FINALS[fin])
-    return "".join(out)
-
-
-def loose_roman(text: str) -> str:
-    """A romanisation key that spelling variants share (Yoon / Yun, Jeong / Jung, Hyeon / Hyun)."""
-    key = re.sub(r"[^a-z]", "", text.casefold())
-    for a, b in (("oo", "u"), ("eo", "u"), ("ee", "i"), ("sh", "s"), ("ou", "u"), ("wu", "u")):
-        key = key.replace(a, b)
-    return key
 
 
 # -- the contexts' side ----------------------------------------------------------------------------------------
@@ -187,20 +169,11 @@ def _romanised_best(c: NameCandidate, korean: list[NameCandidate]) -> float:
                 if k.text.endswith(k.head)), default=0.0)
 
 
-@lru_cache(maxsize=1)
-def _glossary() -> dict[str, list[str]]:
-    return json.loads(resources.files("geunkeo.data").joinpath("name_glossary.json").read_text("utf-8"))["words"]
-
-
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
-_EN_STOP = frozenset({"of", "the", "and", "for", "on", "in", "at"})
-
-
 def _glossed(name: str, korean: list[str], context: str) -> tuple[float, float]:
     """(the best share of the words of `name` (a name without its head word) whose Korean rendering one of the
     `korean` names holds, the share whose rendering the contexts hold anywhere; `data/name_glossary.json`)."""
-    words = [w.casefold() for w in _EN_WORD.findall(name) if w.casefold() not in _EN_STOP]
-    glosses = [_glossary().get(w, []) for w in words]
+    words = content_words(name)
+    glosses = [glossary().get(w, []) for w in words]
     if not words:
         return 0.0, 0.0
     best = max((sum(any(g in k for g in gl) for gl in glosses) / len(words) for k in korean), default=0.0)
@@ -305,12 +278,16 @@ class NameCheck:
         return self.model.invented(x) >= limit
 
     def _rendering(self, e: Entity, report: FilterReport) -> bool:
-        """Whether an unsupported English office is a rendering of a Korean one the contexts name."""
-        hk = head_kind(e.text) if e.kind == "department" and e.text.isascii() and self.view.korean else None
-        if hk is None:
+        """Whether an unsupported office is a rendering of one the contexts name in the other language: an English
+        one the model reads as a Korean name's, or whose words render a Korean name's word by word; a Korean one
+        whose words render an English name's (answer/renderings.py)."""
+        if e.kind != "department":
             return False
-        c = NameCandidate(e.text, e.start, e.end, hk[1], hk[0])
-        if self.model.invented(features(c, self.view)) >= self.model.rendering_threshold:
+        hk = head_kind(e.text) if e.text.isascii() and self.view.korean else None
+        by_model = hk is not None and self.model.invented(
+            features(NameCandidate(e.text, e.start, e.end, hk[1], hk[0]), self.view)) < self.model.rendering_threshold
+        texts = tuple(self.texts)
+        if not (by_model or (renders_korean(e.text, texts) if e.text.isascii() else renders_english(e.text, texts))):
             return False
         self._keep(report, e.kind, e.text)
         return True

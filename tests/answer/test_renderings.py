@@ -1,0 +1,61 @@
+"""Names rendered across languages word by word (answer/renderings.py), with names made up for these tests."""
+
+from __future__ import annotations
+
+from geunkeo.answer.renderings import head_first, loose_roman, renders_english, renders_korean, romanise
+
+KOREAN_CONTEXT = ("문의는 해밀관 3층 창업교육센터(내선 210)로 하십시오. 기숙사 운영팀 기록 담당이 처리한다.",)
+ENGLISH_CONTEXT = ("Questions go to the Startup Education Center of the university.",)
+
+
+def test_head_word_comes_first() -> None:
+    assert head_first("Startup Education Center") == ("center", "startup", "education")
+    assert head_first("Office of Budget Affairs") == ("office", "budget", "affairs")
+
+
+def test_an_english_name_rendering_a_korean_one_word_by_word() -> None:
+    assert renders_korean("Startup Education Center", KOREAN_CONTEXT)
+    # a proper word the glossary lacks is matched by its romanisation
+    assert renders_korean("Haemil Hall", KOREAN_CONTEXT)
+
+
+def test_an_english_name_with_a_word_of_its_own_is_no_rendering() -> None:
+    assert not renders_korean("Startup Planning Center", KOREAN_CONTEXT)  # 기획 nowhere
+    assert not renders_korean("Hanbom Hall", KOREAN_CONTEXT)
+
+
+def test_the_renderings_must_make_up_the_korean_name_and_end_with_the_head() -> None:
+    # 기숙사 … 팀 with 운영 between: most of the run is not rendered
+    assert not renders_korean("Dormitory Team", KOREAN_CONTEXT)
+    # 팀 is followed by 기록: the head word's rendering does not close the run
+    assert not renders_korean("Dormitory Records Team", KOREAN_CONTEXT)
+
+
+def test_the_run_opens_at_a_word() -> None:
+    # 교육센터 sits inside 창업교육센터: not a name of its own
+    assert not renders_korean("Education Center", KOREAN_CONTEXT)
+
+
+def test_a_korean_name_rendering_an_english_one() -> None:
+    assert renders_english("창업교육센터", ENGLISH_CONTEXT)
+    assert not renders_english("창업지원센터", ENGLISH_CONTEXT)  # the context's name says education, not support
+    assert not renders_english("교육센터", ENGLISH_CONTEXT)  # startup is not rendered
+
+
+def test_romanisation() -> None:
+    assert romanise("해밀") == "haemil"
+    assert loose_roman("Yoon") == loose_roman("Yun")
+
+
+def test_the_filter_keeps_renderings_of_offices_both_ways_and_removes_an_invented_one() -> None:
+    from geunkeo.answer.filter import HallucinationFilter
+
+    filt = HallucinationFilter()
+    ko_ctx = ["창업 상담은 해밀관 3층 창업교육센터에서 한다."]
+    kept = filt.apply("Startup counselling is offered by the Startup Education Center [1].", ko_ctx, lang="en")
+    assert "Startup Education Center" in kept.text
+    invented = filt.apply("Startup counselling is offered by the Alumni Relations Office [1].", ko_ctx, lang="en")
+    assert "Alumni Relations Office" not in invented.text
+    en_ctx = ["Startup counselling is offered by the Startup Education Center."]
+    assert "창업교육센터" in filt.apply("창업 상담은 창업교육센터에서 받을 수 있습니다 [1].", en_ctx, lang="ko").text
+    assert "동문교류센터" not in filt.apply("창업 상담은 동문교류센터에서 받을 수 있습니다 [1].", en_ctx, lang="ko").text
