@@ -59,3 +59,22 @@ def test_the_filter_keeps_renderings_of_offices_both_ways_and_removes_an_invente
     en_ctx = ["Startup counselling is offered by the Startup Education Center."]
     assert "창업교육센터" in filt.apply("창업 상담은 창업교육센터에서 받을 수 있습니다 [1].", en_ctx, lang="ko").text
     assert "동문교류센터" not in filt.apply("창업 상담은 동문교류센터에서 받을 수 있습니다 [1].", en_ctx, lang="ko").text
+
+
+def test_places_written_in_the_other_language_or_with_an_aside_are_supported() -> None:
+    from geunkeo.answer.filter import HallucinationFilter
+
+    filt = HallucinationFilter()
+    ctx = ["방문 상담: 별솔빌딩(구 청운빌딩) 9층 912호, 서울특별시 은평구 통일로 684. OPIc 6급 이상이면 면제된다."]
+    ko = filt.apply("상담실은 별솔빌딩 9층 912호입니다 [1].", ctx, lang="ko")
+    assert "별솔빌딩 9층 912호" in ko.text
+    assert "별솔빌딩 8층 912호" not in filt.apply("상담실은 별솔빌딩 8층 912호입니다 [1].", ctx, lang="ko").text
+    en = filt.apply("Visit us at 684 Tongil-ro, Eunpyeong-gu, Seoul [1]. OPIc Level 6 exempts you [1].", ctx, lang="en")
+    assert "684 Tongil-ro" in en.text and "OPIc Level 6" in en.text
+    wrong = filt.apply("Visit us at 648 Tongil-ro, Eunpyeong-gu, Seoul [1]. OPIc Level 5 exempts you [1].", ctx, lang="en")
+    assert "648 Tongil-ro" not in wrong.text and "Level 5" not in wrong.text
+
+
+def test_an_english_name_after_a_capitalised_sentence_opening_is_still_read() -> None:
+    assert renders_english("연구기획처", ("See the Office of Research and Planning for the forms.",))
+    assert not renders_english("기획처", ("See the Office of Research and Planning for the forms.",))  # research dropped

@@ -460,10 +460,19 @@ def _check_contact(sent: str, e: Entity, ctx: ContextIndex, report: FilterReport
     is_room = contact_form(e) is ContactForm.ROOM
     if is_room and e.text.isascii() and _glossed_place(sent, e, ctx):
         return None  # an English rendering of the real Korean room given in brackets after it
+    if is_room and (n := _as_figure(e, ctx)):
+        _keep(report, _kept(e, ctx, n))
+        return None  # "Level 3" of a test: no floor, the level a context gives (3급)
     office = room_without_office(e.text) if is_room else None
     if office:  # "청솔관 4층 입학홍보팀에": the floor goes, the office stays
         e = replace(e, text=office, end=e.start + len(office))
     return e
+
+
+def _as_figure(e: Entity, ctx: ContextIndex) -> int | None:
+    """n of the context giving the figure a place's whole text also reads as (a level is a floor or a grade)."""
+    figures = extract_figures(e.text)
+    return ctx.figure(figures[0]) or None if len(figures) == 1 and figures[0].text == e.text else None
 
 
 def _check_regulation(e: Entity, ctx: ContextIndex, report: FilterReport, state: dict) -> Entity | None:

@@ -5,7 +5,7 @@ contexts, a run starting at a word holds a Korean rendering of each of its words
 the word's romanisation for a proper word a glossary cannot hold) and those renderings make up most of the run,
 the head word's closing it ("Budget Planning Committee" is 예산기획위원회). The other way round, a Korean name is
 a rendering of an English name of the contexts when the renderings of that name's words make up most of the
-Korean name, the head's closing it (국제교류처 is the "Office of International Exchange"). Every word has to be
+Korean name, the head's closing it (기획예산처 is the "Office of Planning and Budget"). Every word has to be
 rendered both ways, so a name that adds a word of its own ("Budget Ombudsman Committee") or drops one the
 context's name has is not a rendering.
 
@@ -19,6 +19,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from geunkeo.answer.name_candidates import EN_LEAD_STOP
+
 # a run of renderings covers at least this share of its characters (the rest: what a rendering leaves out, such
 # as a trailing syllable of the Korean head, or a word between a place and the office)
 MIN_COVER = 0.75
@@ -27,6 +29,7 @@ EN_STOP = frozenset({"of", "the", "and", "for", "on", "in", "at"})
 _KO_PHRASE = re.compile(r"[가-힣][가-힣 ·ㆍ]*")
 # an English name in a context: capitalised words, with "of", "and", "for", "the" between them
 _EN_NAME = re.compile(r"\b[A-Z][A-Za-z'\-]+(?:\s(?:(?:of|and|for|the)\s)*[A-Z][A-Za-z'\-]+)*")
+_LEADING = re.compile(r"^(?:(?:" + "|".join(sorted(EN_LEAD_STOP, key=len, reverse=True)) + r")\s(?:the\s)?)+")
 _ROMAN_MAX = 4  # the longest Hangul run a proper word's romanisation is compared with
 
 
@@ -162,6 +165,7 @@ def _whole(words: tuple[str, ...], korean: str) -> bool:
 
 @lru_cache(maxsize=256)
 def _english_names(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """The content words of each capitalised English name of `texts` of two words or more (read once per texts)."""
-    names = {head_first(m.group(0)) for t in texts for m in _EN_NAME.finditer(t)}
+    """The content words of each capitalised English name of `texts` of two words or more, without the words that
+    open a sentence before it ("See the Office of …"; read once per texts)."""
+    names = {head_first(_LEADING.sub("", m.group(0))) for t in texts for m in _EN_NAME.finditer(t)}
     return tuple(n for n in names if len(n) >= 2)
