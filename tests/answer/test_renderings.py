@@ -78,3 +78,15 @@ def test_places_written_in_the_other_language_or_with_an_aside_are_supported() -
 def test_an_english_name_after_a_capitalised_sentence_opening_is_still_read() -> None:
     assert renders_english("연구기획처", ("See the Office of Research and Planning for the forms.",))
     assert not renders_english("기획처", ("See the Office of Research and Planning for the forms.",))  # research dropped
+
+
+def test_two_names_joined_by_and_are_checked_each_on_its_own() -> None:
+    from geunkeo.answer.filter import HallucinationFilter
+
+    ctx = ["Exchange students are housed in Haemil Hall. A double room costs KRW 990,000 per term.",
+           "기숙사는 다온관과 해밀관으로 구성한다. 입사 안내는 별도 공지한다."]
+    filt = HallucinationFilter()
+    both = filt.apply("The residence halls are Haemil Hall and Daon Hall [1].", ctx, lang="en").text
+    assert "Haemil Hall and Daon Hall" in both  # one in English, the other rendered from the Korean context
+    one = filt.apply("The residence halls are Haemil Hall and Gareum Hall [1].", ctx, lang="en").text
+    assert "Haemil Hall" in one and "Gareum Hall" not in one

@@ -164,9 +164,22 @@ def english_runs(text: str) -> list[NameCandidate]:
             start = text.index(words[1], start + len(words[0]))
             words = words[1:]
         if len(words) >= 2:
-            out.append(NameCandidate(text[start : m.end()], start, m.end(), name_kinds()["en"][m.group("head")],
-                                     m.group("head")))
+            out.extend(_split_pair(text, start, m.end(), m.group("head")))
     return out
+
+
+def _split_pair(text: str, start: int, end: int, head: str) -> list[NameCandidate]:
+    """The run [start, end) as one candidate, or as two where "and" joins two names that each end in a head word
+    ("<X> Hall and <Y> Hall": each is checked on its own)."""
+    heads = name_kinds()["en"]
+    words = list(re.finditer(r"\S+", text[start:end]))
+    for i in range(2, len(words) - 2):
+        if words[i].group(0) in ("and", "&") and words[i - 1].group(0) in heads:
+            left_end, right_start = start + words[i - 1].end(), start + words[i + 1].start()
+            left_head = words[i - 1].group(0)
+            return [NameCandidate(text[start:left_end], start, left_end, heads[left_head], left_head),
+                    NameCandidate(text[right_start:end], right_start, end, heads[head], head)]
+    return [NameCandidate(text[start:end], start, end, heads[head], head)]
 
 
 def latin_runs(text: str) -> list[NameCandidate]:

@@ -266,7 +266,8 @@ class NameCheck:
             if _HANGUL.search(c.text) and not self.view.korean or c.kind == "proper" and self.view.korean:
                 continue  # a Korean name over English contexts, a bare romanised name over Korean ones: unjudged
             kind = "person" if c.kind == "person" else "name"
-            if compact(c.text) not in self.view.compact and self._invented(c):
+            if compact(c.text) not in self.view.compact and self._invented(c) and not (
+                    c.text.isascii() and renders_korean(c.text, tuple(self.texts))):
                 out.append(Entity(kind, c.text, c.start, c.end, compact(c.text), ref=c.kind))  # ref: its kind
             else:  # (a name a context writes as it is needs no model: its P(invented) is near 0)
                 self._keep(report, kind, c.text)
