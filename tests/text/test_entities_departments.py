@@ -36,3 +36,10 @@ def test_ministries_public_corporations_and_boards():
     names = {e.text for e in extract_departments(text)}
     assert {"고용노동부", "주택도시보증공사", "Student Disciplinary Board"} <= names
     assert not names & {"건축공사", "동부"}  # construction work and a direction
+
+
+def test_a_body_of_a_body_is_one_name():
+    # the committee belongs to the office: one name, not "… Committee of the Office" and a stray "Planning Affairs"
+    names = [e.text for e in extract_departments("Fees are set by the Budget Committee of the Office of Planning Affairs "
+                                                 "each year.")]
+    assert names == ["Budget Committee of the Office of Planning Affairs"]

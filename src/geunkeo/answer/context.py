@@ -12,6 +12,7 @@ import re
 import threading
 from dataclasses import dataclass, field, replace
 
+from geunkeo.answer.renderings import loose_roman, romanise
 from geunkeo.answer.structure import (
     CIRCLED,
     chunk_names,
@@ -80,6 +81,8 @@ class ContextIndex:
         self.texts: list[str] = []
         self._compact: str | None = None
         self._acronymless: str | None = None  # the compact texts without bracketed acronyms ("(iss)")
+        self._asideless: str | None = None  # the compact texts without short bracketed asides ("(구 청사)")
+        self._roman_addresses: dict[str, tuple[str, int]] | None = None
         self._ranges: list[tuple[str, str, str, str, int]] | None = None
         self._mentioned: dict[str, tuple[ContextDoc, str] | None] = {}
         self.known_departments = known_departments
@@ -118,6 +121,9 @@ class ContextIndex:
                 # "Linden Hall 317호" in a Korean answer is the English context's "Room 317"
                 n = next((k for parts in room_alternatives(e.text) if (k := self._compact_parts_n(parts))), None)
             return (e.text, n) if n else None
+        if hit is None and e.kind == "address" and not e.norm.startswith(POSTCODE):
+            # "<number> <road>-daero" in English is the Korean context's <road>대로 <number>, and the other way
+            return self._roman_addresses_of().get(roman_address(e.norm))
         if hit is None and e.norm.startswith((SHORT_PHONE, POSTCODE)):  # "1332" with no "국번없이", "(06721)"
             digits = re.sub(r"\D", "", e.norm)
             return next(((digits, d.n) for d in self.docs
@@ -205,11 +211,27 @@ class ContextIndex:
         return self._compact
 
     def _compact_parts_n(self, parts: tuple[str, ...]) -> int | None:
-        """n of the first context whose compact text holds all `parts`, in order."""
+        """n of the first context whose compact text holds all `parts`, in order; else whose text does without its
+        short bracketed asides (a building's other name between it and its floor: "<건물>(<별칭>) 2층")."""
         if len(parts) == 1:
             return self._compact_n(parts[0])
-        return next((n for n, text in enumerate(self._compact_texts().split("\x00"), start=1)
-                     if _in_order(text, parts)), None)
+        found = next((n for n, text in enumerate(self._compact_texts().split("\x00"), start=1)
+                      if _in_order(text, parts)), None)
+        if found is None:
+            if self._asideless is None:
+                self._asideless = re.sub(r"\([^()\x00]{1,12}\)", "", self._compact_texts())
+            found = next((n for n, text in enumerate(self._asideless.split("\x00"), start=1)
+                          if _in_order(text, parts)), None)
+        return found
+
+    def _roman_addresses_of(self) -> dict[str, tuple[str, int]]:
+        """The contexts' street addresses by their romanised key (built when an address is first unsupported)."""
+        if self._roman_addresses is None:
+            self._roman_addresses = {}
+            for key, hit in self.contacts.items():
+                if key.startswith("address:") and not key.startswith(("address:" + ROOM, "address:" + POSTCODE)):
+                    self._roman_addresses.setdefault(roman_address(key[len("address:"):]), hit)
+        return self._roman_addresses
 
     def _compact_n(self, needle: str) -> int | None:
         """n of the first context whose text, without spaces, holds `needle` (casefolded, without spaces)."""
@@ -345,6 +367,17 @@ def _initials(title: str) -> set[str]:
             if len(run) >= 2:
                 out.add(run)
     return out
+
+
+_ROAD_PART = re.compile(r"[가-힣]+|[a-z]+")
+_HANGUL_WORD = re.compile(r"[가-힣]+")
+
+
+def roman_address(norm: str) -> str:
+    """An address key either language shares: its road romanised, then its numbers in order of size ("은하로31"
+    and "31eunha-ro" are both "eunharo|31")."""
+    road = "".join(romanise(w) if _HANGUL_WORD.fullmatch(w) else w for w in _ROAD_PART.findall(norm))
+    return loose_roman(road) + "|" + "-".join(sorted(re.findall(r"\d+", norm), key=int))
 
 
 def _ckey(e: Entity) -> str:

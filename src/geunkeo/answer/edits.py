@@ -72,7 +72,7 @@ _KO_OR_AFTER = re.compile(r"\s?(?:으로|로|에서|에)\s+(?:[가-힣]+\s+){0,3
 # "… escalate to AFCA on 1800 931 687.": a number after "on/at" is an aside of a clause whose verb is not "call"
 # "…online at <real URL> or email photos of the damage to <invented>.": the last alternative goes with its verb
 # ("… on 1300 762 114 or the after-hours nurse line on <invented>.": a line named with its number goes with it)
-_OR_LAST = re.compile(r"(?<=\w)(?:\s*,)?\s+or\s+(?:(?:e-?mail|call|phone|ring|text|write|send|fax|post|visit)\b[^,;:.!?]*"
+_OR_LAST = re.compile(r"(?:(?<=[\w)])|(?<=\w\.))(?:\s*,)?\s+or\s+(?:(?:e-?mail|call|phone|ring|text|write|send|fax|post|visit)\b[^,;:.!?]*"
                       r"|(?:the|our|your)\s[^,;:.!?]{1,60}?\s(?:on|at)\s+"
                       # "…, or by email to <invented>", "…, or use the live chat at <invented>", "or book online at …"
                       r"|[a-z]+\b[^,;:.!?]{0,50}?\s(?:to|at|on|via)\s+)$", re.I)
@@ -80,6 +80,8 @@ _OR_LAST = re.compile(r"(?<=\w)(?:\s*,)?\s+or\s+(?:(?:e-?mail|call|phone|ring|te
 _FIRST_ALT = re.compile(r"\b(?:e-?mail|send|post|submit|call|phone|text|fax|write)\b[^,;:.!?]{0,40}?\s(?:to|at|on|via)\s*$",
                         re.I)
 _THEN_OR_VERB = re.compile(r"\s+or\s+(?=[a-z]{2,}\b)")
+# what may follow the last item of a sentence: its full stop and citation markers
+_SENTENCE_END = re.compile(r"\s*[.!?]?(?:\s*\[\d+(?:\s*,\s*\d+)*\])*\s*[.!?]?\s*$")
 _ON_NUMBER = re.compile(r"(?<=[\w)])\s+(?:on|at)\s+(?:(?:freephone|toll-free|free\s?call)\s+)?$", re.I)
 _CALL_CLAUSE = re.compile(r"\b(?:call|ring|phone|dial|contact|reach|text|fax)\b[^,.;:]*$", re.I)
 # "…, or to the Campus Security Office on …", "or through the Harlow County Department of … at …"
@@ -684,7 +686,7 @@ def _en_last_alternative(t: _Site) -> _Cut | None:
     """"…, or email <invented>." ending the sentence: the last alternative goes with its verb."""
     s, e = t.s, t.e
     last = _ending_at(_OR_LAST, s, e.start) if t.lang == "en" else None
-    if last and re.match(r"\s*[.!?]?\s*$", s[e.end :]) and not t.near.starting_in(last.start(), e.start, e):
+    if last and _SENTENCE_END.match(s, e.end) and not t.near.starting_in(last.start(), e.start, e):
         return last.start(), e.end, ""
     return None
 

@@ -8,7 +8,9 @@ clause before it; in Korean a figure right before the copula hands the copula to
 <figure>입니다" → "A는 X입니다"), otherwise the clauses before are closed as a sentence of their own ("…할 수 있고,
 …" → "…할 수 있습니다.", answer/clauses.py). Where no rule can hand the ending on, a phrase of what the figure
 counts stands in for it ("일정 기간", "a set amount"; a range becomes a period; a floor is dropped and its building
-stays); a sentence that says nothing but the figure ("수수료는 <figure>입니다") goes whole.
+stays); a sentence that says nothing but the figure ("수수료는 <figure>입니다") goes whole. A clause that also holds
+a supported figure (other than the other end of the unsupported one's range) does not go: the phrase stands in for
+the unsupported figure and the supported one stays ("… from <kept time> to the set time").
 
 Each sentence's brackets, separators and figures are read once (`_Layout`), so a looping answer with thousands of
 figures is cut in linear time.
@@ -44,12 +46,17 @@ def cut_figures(s: str, figs: list[Figure], lang: str) -> str:
     """`s` without the clauses of `figs` (their offsets are in `s`); "" when nothing of it can stand."""
     lay = _Layout(s)
     edits: list[tuple[int, int, str]] = []
+    # the sentence's supported figures: a clause holding one of them stays, a stand-in replaces the figure (the
+    # other end of a range an unsupported figure is in goes with it)
+    kept = sorted({g.start for g in lay.figures} - {f.start for f in figs} - _range_partners(lay, figs))
     for f in sorted(figs, key=lambda x: x.start):
         span = _clause_span(lay, f, lang)
-        if span is not None:
+        if span is not None and not _holds(kept, *span):
             edits.append((*span, ""))
             continue
-        head = salvage_head(s, f.start, lang) if lang == "ko" and not edits else None
+        head = salvage_head(s, f.start, lang) if lang == "ko" and not edits and span is None else None
+        if head is not None and _holds(kept, head[1], len(s)):
+            head = None
         if head is not None:
             text, limit = head  # the clauses before, closed: the figures in them are cut from it in turn
             inside = [x for x in figs if x.end <= limit]
@@ -63,6 +70,29 @@ def cut_figures(s: str, figs: list[Figure], lang: str) -> str:
     if residual_is_empty(new):
         return ""
     return capitalize_first(new) if lang == "en" else new
+
+
+def _range_partners(lay: _Layout, figs: list[Figure]) -> set[int]:
+    """Starts of the figures joined to one of `figs` as the other end of a range ("A~B", "A부터 B")."""
+    out: set[int] = set()
+    for f in figs:
+        i = bisect_left(lay.fig_starts, f.start)
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(lay.figures) and _ranged(lay.s, *sorted((lay.figures[j], f), key=lambda g: g.start)):
+                out.add(lay.figures[j].start)
+    return out
+
+
+def _ranged(s: str, a: Figure, b: Figure) -> bool:
+    """Whether `a` and `b` are the two ends of one range: of one kind, joined by ~ or 부터 ("9시부터 3월 2일" is a
+    time and the date after it)."""
+    return a.kind == b.kind and a.end <= b.start and _RANGE.fullmatch(s, a.end, b.start) is not None
+
+
+def _holds(starts: list[int], lo: int, hi: int) -> bool:
+    """Whether one of the sorted `starts` is in [lo, hi)."""
+    i = bisect_left(starts, lo)
+    return i < len(starts) and starts[i] < hi
 
 
 def relocated(s: str, figs: list[Figure]) -> list[Figure]:
@@ -126,9 +156,9 @@ def _stand_in(lay: _Layout, f: Figure, lang: str) -> tuple[int, int, str]:
     i = bisect_left(lay.fig_starts, f.start)
     before = lay.figures[i - 1] if i > 0 else None
     after = lay.figures[i + 1] if i + 1 < len(lay.figures) else None
-    if before is not None and before.end <= f.start and _RANGE.fullmatch(s, before.end, f.start):
+    if before is not None and _ranged(s, before, f):
         start = before.start
-    if after is not None and after.start >= f.end and _RANGE.fullmatch(s, f.end, after.start):
+    if after is not None and _ranged(s, f, after):
         end = after.end
     if (start, end) != (f.start, f.end):
         return start, end, words["period"]

