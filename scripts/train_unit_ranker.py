@@ -270,6 +270,7 @@ NEGATIVE = {"asks_figure_lacks", "other_member", "garble", "cut_start", "other_u
             "best_asks_figure_lacks", "noun_missing_max_rarity", "noun_missing_share", "rarest_noun_missing",
             "number_missing", "proper_missing", "proper_unindexed"}
 ZEROED: set[str] = set()  # features held at weight 0 (--zero: an ablation on the same data and folds)
+KEPT_UNITS: list[Logistic] = []  # --keep-units: the unit model is not refitted, only the head learns
 
 
 def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, c: float, names: tuple[str, ...]) -> Logistic:
@@ -321,7 +322,9 @@ def dropped_lookalikes(groups: list[Group]) -> list[Group]:
 
 
 def fit(groups: list[Group], c: float, autorag_weight: float) -> Logistic:
-    """The unit model: one row per candidate unit."""
+    """The unit model: one row per candidate unit (the kept one with --keep-units)."""
+    if KEPT_UNITS:
+        return KEPT_UNITS[0]
     x = np.vstack([g.x for g in groups])
     y = np.concatenate([g.y for g in groups])
     w = np.concatenate([np.full(len(g.y), _weight(g, autorag_weight)) for g in groups])
@@ -461,10 +464,18 @@ def main(argv: list[str] | None = None) -> int:
                          "costs this many withheld answerable questions (0: use --budget)")
     ap.add_argument("--drop-lookalikes", action=argparse.BooleanOptionalAction, default=False,
                     help="also teach the head with each answerable question's contexts less the units that answer it")
+    ap.add_argument("--keep-units", type=Path, default=None, metavar="JSON",
+                    help="keep the unit model of this trained JSON (same FEATURES) and train only the head on its "
+                         "probabilities")
     ap.add_argument("--zero", nargs="*", default=[], choices=[*FEATURES, *QUESTION_FEATURES], metavar="FEATURE",
                     help="hold these features' weights at 0 (an ablation: the same data, folds and threshold rule)")
     args = ap.parse_args(argv)
     ZEROED.update(args.zero)
+    if args.keep_units:
+        kept = json.loads(args.keep_units.read_text(encoding="utf-8"))
+        if kept["features"] != list(FEATURES):
+            raise SystemExit(f"{args.keep_units}: its unit model was trained on other features")
+        KEPT_UNITS.append(Logistic.from_dict(kept["units"]))
 
     cache = args.features_cache
     key = [*FEATURES, *QUESTION_FEATURES, *map(str, args.draws)]
@@ -496,7 +507,8 @@ def main(argv: list[str] | None = None) -> int:
         "question_features": list(QUESTION_FEATURES), "answerable": head.to_dict(), "threshold": threshold,
         "trained_on": {s: sum(1 for g in groups if g.source == s) for s in sorted({g.source for g in groups})},
         "params": {"C": args.C, "autorag_weight": args.autorag_weight, "budget": args.budget,
-                   "drop_lookalikes": args.drop_lookalikes, "cost": args.cost},
+                   "drop_lookalikes": args.drop_lookalikes, "cost": args.cost,
+                   "keep_units": str(args.keep_units) if args.keep_units else None},
         "cross_validated": {"folds": 5, "grouped_by": "question", "per_source": cv, "withholding": withholding},
     }
     args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
