@@ -85,7 +85,7 @@ def _group(qid: str, source: str, query: str, hits: list[Hit], answerer: Extract
            has_gold: bool = False, term_sources: dict[str, str] | None = None) -> Group:
     """Rank the units of `hits` for `query`, label each with `positive(hit, text)`, and record what the
     word-overlap rules decide (as the gate does: a focus unmatched, or a score under answer.gate_min_answerability)."""
-    from geunkeo.answer.answerability import assess
+    from geunkeo.answer.answerability import assess, stand_ins
 
     ranked = answerer.ranked_units(query, hits, terms)
     y = [float(positive(hits[c.rank], c.text)) for c in ranked.candidates]
@@ -93,7 +93,7 @@ def _group(qid: str, source: str, query: str, hits: list[Hit], answerer: Extract
     withhold = bool(able.unmatched) or able.score < _RULES_MIN_ANSWERABILITY
     return Group(qid, source, ranked.features, np.asarray(y), [c.text for c in ranked.candidates],
                  np.asarray([c.score for c in ranked.candidates]), has_gold,
-                 ranked.evidence(hits, rarity, answerer.top_chunks), withhold)
+                 ranked.evidence(hits, rarity, answerer.top_chunks, stand_ins(term_sources)), withhold)
 
 
 def _swap(text: str, old: str, new: str) -> str | None:

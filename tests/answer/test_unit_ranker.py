@@ -159,3 +159,25 @@ def test_an_english_note_names_the_document_and_the_figures_and_no_article_numbe
 
     assert [m.group(0) for m in _FIGURE.finditer("제14조에 따라 통산 6개 학기(3년), 1,260,000원, 3.5%")] == [
         "6개 학기", "3년", "1,260,000원", "3.5%"]
+
+
+def test_an_expansion_a_chunk_holds_counts_as_the_askers_word_it_stands_in_for():
+    # the asker says 기숙사 and 나가다; the plan expanded "기숙사 나가다" to 퇴사, which the chunk writes
+    view = QueryView({"기숙사": 1.0, "나가다": 1.0, "요금": 1.0, "퇴사": 0.5}, bigrams("q"), False, "ko")
+    rarity = {"기숙사": 0.7, "나가다": 0.6, "요금": 0.5, "퇴사": 0.3}
+    texts = ["생활관 퇴사 시 관리비는 남은 일수에 따라 환불한다."]
+    plain = dict(zip(EVIDENCE, evidence_features(view, [], Evidence(texts, rarity, "ko", 0.9)), strict=True))
+    with_stand_ins = dict(zip(EVIDENCE, evidence_features(
+        view, [], Evidence(texts, rarity, "ko", 0.9, {"퇴사": "기숙사 나가다"})), strict=True))
+    assert with_stand_ins["chunk_coverage"] > plain["chunk_coverage"]
+    assert with_stand_ins["noun_missing_share"] < plain["noun_missing_share"]
+    # 기숙사 is the rarest noun: missing in the chunk's words, held through 퇴사
+    assert plain["rarest_noun_missing"] == 1.0 and with_stand_ins["rarest_noun_missing"] == 0.0
+
+
+def test_stand_ins_are_the_plans_expansions_with_the_askers_words():
+    from geunkeo.answer.answerability import stand_ins
+
+    sources = {"기숙사": "query", "퇴사": "slang:기숙사 나가다→퇴사", "생활관": "기숙사→생활관"}
+    assert stand_ins(sources) == {"퇴사": "기숙사 나가다", "생활관": "기숙사"}
+    assert stand_ins(None) == {}

@@ -107,6 +107,12 @@ def source_word(source: str) -> str:
     return source.split(":", 1)[-1].split("→", 1)[0].strip()
 
 
+def stand_ins(term_sources: dict[str, str] | None) -> dict[str, str]:
+    """Each expansion term of a query plan and the asker's word or phrase it stands in for (the plan's own terms,
+    source "query", stand for themselves and are left out)."""
+    return {t: source_word(src) for t, src in (term_sources or {}).items() if src != "query"}
+
+
 def _number_in(number: str, text: str) -> bool:
     """Whether `text` names `number`; a year also as Korean documents abbreviate it ('24년, ’24)."""
     if number in text:

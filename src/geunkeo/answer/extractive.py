@@ -370,13 +370,15 @@ class RankedUnits:
     view: QueryView
     slots: list[str]  # what the question asks for (answer/slots.question_slots), most specific first
 
-    def evidence(self, hits: list[Hit], rarity: dict[str, float], top: int) -> np.ndarray:
-        """The answerability head's evidence features over the top `top` hits (unit_ranker.evidence_features)."""
+    def evidence(self, hits: list[Hit], rarity: dict[str, float], top: int,
+                 stand_ins: dict[str, str] | None = None) -> np.ndarray:
+        """The answerability head's evidence features over the top `top` hits (unit_ranker.evidence_features);
+        `stand_ins` maps each expansion term to the asker's word or phrase it was made from."""
         if not hits:
             return np.zeros(len(EVIDENCE))
         dense = hits[0].scores.get("dense")
         ev = Evidence([h.chunk.text for h in hits[:top]], rarity, hits[0].chunk.lang,
-                      None if dense is None else float(dense))
+                      None if dense is None else float(dense), stand_ins or {})
         return evidence_features(self.view, self.candidates, ev)
 
     @property

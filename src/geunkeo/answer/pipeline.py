@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from geunkeo.answer.answerability import AbsentWord, absent_from_cited, assess
+from geunkeo.answer.answerability import AbsentWord, absent_from_cited, assess, stand_ins
 from geunkeo.answer.base import Answer, AnswerSentence, GateDecision, SentenceCheck, Verification
 from geunkeo.answer.cited import citation_for, render
 from geunkeo.answer.codes import GateAction, GateReason
@@ -78,7 +78,7 @@ def answer_hits(query: str, hits: list[Hit], parts: AnswerParts | None = None, *
     with trace.stage("answer.gate"):
         conf = retrieval_confidence(query, hits, terms, term_sources)
         able = assess(query, hits, terms, term_sources)
-        unit = unit_confidence(ranked, extractive.ranker, hits, parts.settings, rarity)
+        unit = unit_confidence(ranked, extractive.ranker, hits, parts.settings, rarity, stand_ins(term_sources))
         def absent(a: Answer) -> list[AbsentWord]:
             quoted = cited_hits(a)
             return absent_from_cited(query, quoted, rarity, term_sources, [h for h in hits if h not in quoted])
@@ -142,13 +142,14 @@ def _regenerate(query: str, ans: Answer, gate: GateDecision, check: _Checks,
 
 
 def unit_confidence(ranked: RankedUnits | None, ranker: UnitRanker, hits: list[Hit], settings: AnswerSettings,
-                    rarity: dict[str, float] | None = None) -> tuple[float, float]:
+                    rarity: dict[str, float] | None = None,
+                    stand_ins: dict[str, str] | None = None) -> tuple[float, float]:
     """(the probability that the top chunks state what was asked, the threshold to serve): the same decision for
     every answerer, read on the documents' ranked units, not on what the answerer wrote (answer/unit_ranker.py).
     `rarity` is the index's rarity of the query's terms (VectorStore.term_rarity)."""
     best = 0.0
     if ranked is not None and hits:
-        evidence = ranked.evidence(hits, rarity or {}, settings.extractive_top_chunks)
+        evidence = ranked.evidence(hits, rarity or {}, settings.extractive_top_chunks, stand_ins)
         best = ranker.answer_probability(ranked.features, ranked.probabilities, evidence)
     threshold = settings.gate_min_unit_probability
     return best, ranker.threshold if threshold is None else threshold

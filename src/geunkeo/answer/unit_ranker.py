@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple, Protocol
@@ -212,15 +212,23 @@ def feature_matrix(query: QueryView, cands: Sequence[Candidate], hits: Sequence[
 class Evidence:
     """What the answer stage knows about a question's top chunks besides its units: their texts, the index's
     rarity of the question's terms (VectorStore.term_rarity; a term it does not give counts as 0.5; none at all:
-    the rarity features are unknown), the top chunk's language and dense score. Not the word-overlap rules'
-    verdict: the gate asks the rules beside the head, and a head that reads their verdict learns to repeat it
-    (and shifts whenever a rule changes) instead of catching what they miss. An unknown feature is NaN, which the
-    model reads as its training mean."""
+    the rarity features are unknown), the top chunk's language and dense score, and the query plan's expansions
+    with the asker's words they stand in for (an expansion a chunk holds — 퇴사 for "기숙사 나가다" — counts as that
+    chunk holding the asker's word). Not the word-overlap rules' verdict: the gate asks the rules beside the head,
+    and a head that reads their verdict learns to repeat it (and shifts whenever a rule changes) instead of catching
+    what they miss. An unknown feature is NaN, which the model reads as its training mean."""
 
     top_texts: Sequence[str]
     rarity: dict[str, float]
     top_lang: str
     dense_top: float | None  # None: the search had no dense side (a BM25-only search)
+    stand_ins: Mapping[str, str] = field(default_factory=dict)  # expansion term -> the asker's word or phrase
+
+
+def _with_stand_ins(held: set[str], topic: list[str], stand_ins: Mapping[str, str]) -> set[str]:
+    """`held` and every topic word that an expansion in it stands in for (the word is in the expansion's source)."""
+    sources = [stand_ins[t] for t in held if t in stand_ins]
+    return held | {t for t in topic if any(t in s for s in sources)} if sources else held
 
 
 def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence) -> np.ndarray:
@@ -228,7 +236,7 @@ def evidence_features(query: QueryView, cands: Sequence[Candidate], ev: Evidence
     flats = [re.sub(r"\s+", "", t).lower() for t in ev.top_texts] or [""]
     topic = list(query.weights)
     total = sum(query.weights.values()) or 1.0
-    held_by = [{t for t in topic if t.lower() in f} for f in flats]
+    held_by = [_with_stand_ins({t for t in topic if t.lower() in f}, topic, ev.stand_ins) for f in flats]
     held_by[0] |= {t for t in topic if any(t in c.terms for c in cands if c.rank == 0)}
     anywhere = set().union(*held_by) | {t for t in topic if any(t in c.terms for c in cands)}
     best = max(range(len(flats)), key=lambda i: sum(query.weights[t] for t in held_by[i]))
