@@ -34,6 +34,17 @@ _ONLY_CLAIM = {"ko": re.compile(r"\s?(?:입니다|이에요|예요|였습니다|
 _EN_COPULA = re.compile(r"\b(?:is|are|was|were)\s+(?:only\s+|just\s+|about\s+|around\s+)?$")
 _RANGE = re.compile(r"\s?(?:[~∼–—-]|부터|에서)\s?")
 _STAND_INS = FIGURE_DATA["stand_ins"]
+# a floor's building before it ("미리내관 3층", "<English building> 2층"), an English floor's place phrase ("on the 3rd floor
+# of <building>"), a test's name before its level ("<test> Level 5")
+_BUILDING_END = re.compile(r"(?:" + "|".join(map(re.escape, FIGURE_DATA["floor_buildings"])) + r")\s?$")
+_PLACE = FIGURE_DATA["floor_places_en"]
+_PLACE_BEFORE = re.compile(_PLACE["before"])
+_PLACE_OF = re.compile(_PLACE["of"])
+_ENDS = re.compile(r"(?:\s*(?:[.!?]|\[\d+(?:\s*,\s*\d+)*\]))*\s*$")
+_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]*\s$")
+# the link word a cut first clause leaves at the sentence's start ("…, and <rest>" → "<rest>")
+_EN_LINK = re.compile(r"(?:" + "|".join(sorted(FIGURE_DATA["clause_links_en"], key=len, reverse=True)) + r")\s+",
+                      re.I)
 _PERIOD_UNITS = frozenset(FIGURE_DATA["period_units"])
 # an English clause that cannot stand alone once the clause after it goes (an introductory "under …", "within …")
 _EN_INTRO = re.compile(r"\s*(?:under|according to|in|for|if|when|as|after|before|per|within|by|on|since|unless|once|"
@@ -50,6 +61,9 @@ def cut_figures(s: str, figs: list[Figure], lang: str) -> str:
     # other end of a range an unsupported figure is in goes with it)
     kept = sorted({g.start for g in lay.figures} - {f.start for f in figs} - _range_partners(lay, figs))
     for f in sorted(figs, key=lambda x: x.start):
+        if (place := _place_edit(s, f, lang)) is not None:  # a floor goes, its building and clause stay
+            edits.append(place)
+            continue
         span = _clause_span(lay, f, lang)
         if span is not None and not _holds(kept, *span):
             edits.append((*span, ""))
@@ -69,6 +83,8 @@ def cut_figures(s: str, figs: list[Figure], lang: str) -> str:
     new = _apply(s, edits)
     if residual_is_empty(new):
         return ""
+    if lang == "en" and any(a == 0 and not r for a, _, r in edits):  # the first clause went: not its link word
+        new = _EN_LINK.sub("", new, count=1) if _EN_LINK.match(new) else new
     return capitalize_first(new) if lang == "en" else new
 
 
@@ -150,8 +166,8 @@ def _stand_in(lay: _Layout, f: Figure, lang: str) -> tuple[int, int, str]:
     carries the sentence. A range it ends or starts (two dates joined by ~) becomes a period; a floor is dropped, the
     building before it stays."""
     s, words = lay.s, _STAND_INS[lang]
-    if f.kind == "count" and f.unit == "floor":
-        return f.start - (1 if f.start and s[f.start - 1] == " " else 0), f.end, ""
+    if f.kind == "count" and f.unit in ("floor", "level"):
+        return _floor_edit(s, f, lang)
     start, end = f.start, f.end
     i = bisect_left(lay.fig_starts, f.start)
     before = lay.figures[i - 1] if i > 0 else None
@@ -169,6 +185,43 @@ def _stand_in(lay: _Layout, f: Figure, lang: str) -> tuple[int, int, str]:
     if lang == "en" and s[end : end + 1] in ("'", "’"):  # a possessive duration ("N days' …") keeps its possessive
         return start, end + 1, words.get(kind, words["count"]) + s[end] + "s"
     return start, end, words.get(kind, words["count"])
+
+
+def _place_edit(s: str, f: Figure, lang: str) -> tuple[int, int, str] | None:
+    """A floor or level of a place: after a building's name it goes and the building stays ("미리내관 3층에" →
+    "미리내관에"); "on the <floor> of <building>" becomes "in <building>"; "is on <floor>" said alone takes the
+    sentence with it; "on <floor>" with more said after it becomes "on a set floor". None for any other figure."""
+    if f.kind != "count" or f.unit not in ("floor", "level"):
+        return None
+    if f.start and _BUILDING_END.search(s, max(0, f.start - 12), f.start):
+        return f.start - (1 if s[f.start - 1] == " " else 0), f.end, ""
+    place = _PLACE_BEFORE.search(s, max(0, f.start - 16), f.start) if lang == "en" else None
+    if place is None:
+        return None
+    of = _PLACE_OF.match(s, f.end)
+    if of is not None:
+        return place.start() + len(place.group("cop") or ""), of.end(), _PLACE["in"]
+    if place.group("cop") and _ENDS.match(s, f.end):
+        return 0, len(s), ""  # "The office is on <floor>.": the floor is all it says
+    return place.start("the"), f.end, _STAND_INS[lang]["floor_alone"]
+
+
+def building_after(s: str, end: int) -> int | None:
+    """Where the building of an English floor ending at `end` starts ("<floor> of the <building>"), else None."""
+    of = _PLACE_OF.match(s, end)
+    return None if of is None else of.end() + (4 if s.startswith("the ", of.end()) else 0)
+
+
+def _floor_edit(s: str, f: Figure, lang: str) -> tuple[int, int, str]:
+    """A floor or level whose clause carries the sentence: a place's floor as `_place_edit`, elsewhere a phrase
+    stands in ("해당 층"), for a test's level "a set <test> level"."""
+    words = _STAND_INS[lang]
+    if (place := _place_edit(s, f, lang)) is not None:
+        return place
+    if f.unit == "level" and (name := _NAME_BEFORE.search(s, max(0, f.start - 24), f.start)):
+        head, _, tail = words["level"].rpartition(" ")
+        return name.start(), f.end, f"{head} {name.group(0)}{tail}"
+    return f.start, f.end, words["level" if f.unit == "level" else "floor_alone"]
 
 
 def _apply(s: str, edits: list[tuple[int, int, str]]) -> str:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from geunkeo.answer.context import ContextDoc, ContextIndex
 from geunkeo.answer.edits import rewrite_sentence
-from geunkeo.answer.figure_edits import cut_figures, relocated
+from geunkeo.answer.figure_edits import building_after, cut_figures, relocated
 from geunkeo.answer.name_check import NameCheck
 from geunkeo.answer.report import (
     FilterReport,
@@ -170,10 +170,9 @@ class HallucinationFilter:
                 # its words come from the passage and from nothing else: a claim the documents do not make
                 report.removed.append(Removal("injection", _CITE_MARK.sub("", sent).strip(), "", sent))
                 continue
-            figs = [state["figures"][id(e)] for e in bad if e.kind in FIGURE_KINDS]
-            if figs:  # cut after the other items are rewritten (answer/figure_edits.py)
-                bad = [e for e in bad if e.kind not in FIGURE_KINDS]
-                report.removed.extend(Removal(f.kind, f.text, "", sent) for f in figs)
+            n_removed = len(report.removed)
+            # figures are cut after the other items are rewritten (answer/figure_edits.py)
+            bad, figs, floors = _take_figures(sent, bad, ctx, state["figures"], report)
             if not bad:
                 if kept := (cut_figures(sent, figs, lang) if figs else sent):
                     out.append(FilteredSentence(kept, i, anchor=i))
@@ -183,6 +182,10 @@ class HallucinationFilter:
                 new = cut_figures(new, relocated(new, figs), lang)
             for e in bad:
                 report.removed.append(Removal(e.kind, e.text, repl.get(id(e), phrases["contact"]), sent))
+            if floors:  # a floor read as a figure is reported where it stands among the contacts
+                starts = [f.start if f.start in floors else -1 for f in figs] + [e.start for e in bad]
+                pairs = sorted(zip(starts, report.removed[n_removed:], strict=True), key=lambda t: t[0])
+                report.removed[n_removed:] = [r for _, r in pairs]
             if whole:
                 if not contact_done:
                     out.append(FilteredSentence(phrases["contact"], None, generic=True, anchor=i))
@@ -471,6 +474,50 @@ def _check_contact(sent: str, e: Entity, ctx: ContextIndex, report: FilterReport
     if office:  # "청솔관 4층 입학홍보팀에": the floor goes, the office stays
         e = replace(e, text=office, end=e.start + len(office))
     return e
+
+
+def _take_figures(sent: str, bad: list[Entity], ctx: ContextIndex, figures: dict[int, Figure],
+                  report: FilterReport) -> tuple[list[Entity], list[Figure], set[int]]:
+    """(the items of `bad` that are not figures, the unsupported figures, their removals reported, and the starts
+    of the floors among them that were read as places: `_floors_as_figures`)."""
+    bad, floors = _floors_as_figures(sent, bad, ctx, figures)
+    figs = [figures[id(e)] for e in bad if e.kind in FIGURE_KINDS]
+    report.removed.extend(Removal(f.kind, f.text, "", sent) for f in figs)
+    return [e for e in bad if e.kind not in FIGURE_KINDS], figs, floors
+
+
+def _floors_as_figures(sent: str, bad: list[Entity], ctx: ContextIndex, figures: dict[int, Figure]
+                       ) -> tuple[list[Entity], set[int]]:
+    """`bad` with each unsupported floor or level of a place read as the figure it is ("Level 3", "3rd floor",
+    "미리내관 3층" whose building a context names): a figure's edit drops the floor and keeps the rest of its clause
+    and sentence (answer/figure_edits.py), where a contact's edit would put the contact sentence in its place. A
+    floor with a room (the office after one is cut off before: `room_without_office`), or with a building no context names (before it, or after it: "<floor> of
+    <building>" with the building unsupported too), stays a contact. The second value: the floors' starts."""
+    starts = {o.start for o in bad}
+    out: list[Entity] = []
+    floors: set[int] = set()
+    for e in bad:
+        floor = _floor_of(e)
+        if floor is not None and building_after(sent, e.end) in starts:
+            floor = None
+        if floor is not None and (floor.start == 0 or ctx.holds_text(e.text[: floor.start])):
+            moved = replace(floor, start=e.start + floor.start, end=e.start + floor.end)
+            e = Entity(floor.kind, floor.text, moved.start, moved.end, floor.key)
+            figures[id(e)] = moved
+            floors.add(e.start)
+        out.append(e)
+    return out, floors
+
+
+def _floor_of(e: Entity) -> Figure | None:
+    """The floor or level that ends place `e` and is all of it but a building's name before it, else None."""
+    if contact_form(e) is not ContactForm.ROOM:
+        return None
+    figs = extract_figures(e.text)
+    if len(figs) != 1 or figs[0].kind != "count" or figs[0].unit not in ("floor", "level"):
+        return None
+    f = figs[0]
+    return f if f.end == len(e.text) and (f.start == 0 or e.text[f.start - 1] == " ") else None
 
 
 def _as_figure(e: Entity, ctx: ContextIndex) -> int | None:
