@@ -52,20 +52,28 @@ KINDS = ("amount", "ratio", "count", "date", "time")
 FEATURES = ("same_bigram", "same_term", "other_bigram", "other_term", "gap_bigram", "gap_term", "other_better",
             "rare_shared", "n_values", "n_occ", "cross_lang") + tuple(f"kind_{k}" for k in KINDS)
 
-# clause bounds: sentence ends, line breaks, semicolons, a comma before a space, table cells, circled paragraph marks
-_BOUND = re.compile(r"(?<=[.!?。;])\s+|\n|,\s|\s\|\s|\|\s|\s\||[\u2460-\u2473]")
+# clause bounds: sentence ends, line breaks (a table's row is one clause), semicolons, circled paragraph marks, and
+# (--clause comma only) a comma before a space and a table's cell
+_BOUND = re.compile(r"(?<=[.!?。;])\s+|\n|[\u2460-\u2473]")
+_BOUND_COMMA = re.compile(_BOUND.pattern + r"|,\s|\s\|\s|\|\s|\s\|")
+CLAUSE = {"mode": "window", "width": 40}
 _DIGITS = re.compile(r"[\d\s.,:~%\-–/()\[\]|·]+")
 
 
 def clause_at(text: str, start: int, end: int) -> str:
-    """The clause of `text` holding the span [start, end)."""
-    lo = 0
-    for m in _BOUND.finditer(text):
+    """The clause of `text` holding the span [start, end): between commas and cells too (mode "comma"), or the
+    `width` characters either side of the span within its sentence or table row (mode "window")."""
+    comma = CLAUSE["mode"] == "comma"
+    lo, hi = 0, len(text)
+    for m in (_BOUND_COMMA if comma else _BOUND).finditer(text):
         if m.end() <= start:
             lo = m.end()
         elif m.start() >= end:
-            return text[lo:m.start()]
-    return text[lo:]
+            hi = m.start()
+            break
+    if not comma:
+        lo, hi = max(lo, start - CLAUSE["width"]), min(hi, end + CLAUSE["width"])
+    return text[lo:hi]
 
 
 def _bigrams(clause: str) -> set[str]:
@@ -168,12 +176,15 @@ def _caught(scores: np.ndarray, labels: np.ndarray, threshold: float) -> tuple[i
 
 
 def evaluate(rows: list[dict], budgets=(0.01, 0.03)) -> dict:
+    """The scores of `rows` (each row gets its out-of-fold score as "oof")."""
     X = np.array([[r[k] for k in FEATURES] for r in rows])
     y = np.array([r["invented"] for r in rows])
     groups = np.array([r["set"] for r in rows])
     oof = np.zeros(len(rows))
     rule = X[:, FEATURES.index("other_better")]
     at = {b: [0, 0] for b in budgets}
+    gap = -X[:, FEATURES.index("gap_bigram")]  # one feature, no fitting: only its threshold is set per fold
+    at_gap = {b: [0, 0] for b in budgets}
     for g in sorted(set(groups)):
         test, train = groups == g, groups != g
         scaler = StandardScaler().fit(X[train])
@@ -187,6 +198,12 @@ def evaluate(rows: list[dict], budgets=(0.01, 0.03)) -> dict:
             c, r = _caught(oof[test], y[test], thr)
             at[b][0] += c
             at[b][1] += r
+            legit_gap = np.sort(gap[train][y[train] == 0])[::-1]
+            c, r = _caught(gap[test], y[test], legit_gap[k] if k < len(legit_gap) else -np.inf)
+            at_gap[b][0] += c
+            at_gap[b][1] += r
+    for r, v in zip(rows, oof, strict=True):
+        r["oof"] = round(float(v), 3)
     pooled = {}
     legit_oof = np.sort(oof[y == 0])[::-1]
     for b in budgets:
@@ -203,6 +220,8 @@ def evaluate(rows: list[dict], budgets=(0.01, 0.03)) -> dict:
                                 for i, k in enumerate(FEATURES) if len(set(X[:, i])) > 1},
         "at_legit_budget": {f"{int(b * 100)}%": {"invented_caught": c, "legit_removed": r} for b, (c, r) in at.items()},
         "pooled_oof_threshold": pooled,
+        "gap_bigram_alone_at_legit_budget": {f"{int(b * 100)}%": {"invented_caught": c, "legit_removed": r}
+                                             for b, (c, r) in at_gap.items()},
         "rule_other_better": {"invented_caught": int(((rule == 1) & (y == 1)).sum()),
                               "legit_removed": int(((rule == 1) & (y == 0)).sum())},
         "coefficients_all_sets": {k: round(float(c), 3) for k, c in zip(FEATURES, full.coef_[0], strict=True)},
@@ -227,6 +246,9 @@ def report(rows: list[dict], title: str, n_sets: int) -> dict:
     for b, v in out["pooled_oof_threshold"].items():
         print(f"(optimistic) threshold on the pooled out-of-fold scores at <= {b} of legit: caught "
               f"{v['invented_caught']} / {out['invented']}, removed {v['legit_removed']} / {out['legit']}")
+    for b, v in out["gap_bigram_alone_at_legit_budget"].items():
+        print(f"gap_bigram alone, threshold set in each training fold at <= {b} of its legit: caught "
+              f"{v['invented_caught']} / {out['invented']}, removed {v['legit_removed']} / {out['legit']}")
     rb = out["rule_other_better"]
     print(f"rule other_better (no fitting): caught {rb['invented_caught']} / {out['invented']}, removed "
           f"{rb['legit_removed']} / {out['legit']} legit")
@@ -238,19 +260,25 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", type=Path, nargs="+", default=sorted(DATA.glob("filter_heldout*.json")))
     ap.add_argument("--json", type=Path, help="write the rows and the results here")
+    ap.add_argument("--clause", choices=("window", "comma"), default="window",
+                    help="window: WIDTH characters either side of a figure within its sentence or table row; comma: "
+                         "the span between sentence ends, line breaks, commas and table cells")
+    ap.add_argument("--width", type=int, default=40)
     args = ap.parse_args()
+    CLAUSE.update(mode=args.clause, width=args.width)
     leaks: Counter = Counter()
     rows = [r for p in args.sets for r in item_rows(p, leaks)]
     print(f"the filter: {leaks['invented kept by the filter']} invented items (any kind) kept over "
           f"{len(args.sets)} sets; supported figure items {len(rows)}, of which it keeps "
           f"{leaks['rows kept by the filter']} ({leaks['invented rows kept by the filter']} invented)")
+    kept = [dict(r) for r in rows if r["filter_kept"]]
     out = {"filter_check": dict(leaks),
-           "kept": report([r for r in rows if r["filter_kept"]], "supported figure items the filter keeps (its leaks "
+           "kept": report(kept, "supported figure items the filter keeps (its leaks "
                           "of this class and the legitimate figures a check would risk)", len(args.sets)),
            "supported": report(rows, "all supported figure items (some are cut by the filter for another reason)",
                                len(args.sets))}
     if args.json:
-        args.json.write_text(json.dumps({"results": out, "rows": rows}, ensure_ascii=False, indent=1), "utf-8")
+        args.json.write_text(json.dumps({"results": out, "rows_kept": kept, "rows": rows}, ensure_ascii=False, indent=1), "utf-8")
     return 0
 
 
