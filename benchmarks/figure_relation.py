@@ -9,6 +9,10 @@ reader (geunkeo.text.figures) reads as a figure, whose figures in the answer som
 FigureIndex over the case's chunks supports each): the figures the filter keeps today. Label: invented (the case's
 "invented" list) or legitimate ("legit").
 
+A clause (--clause window, the default): the 40 characters (--width) either side of a figure within its sentence or
+table row; --clause comma: the span between sentence ends, line breaks, commas and table cells (a list of values or a
+table's cell leaves the figure alone in it).
+
 Features (per item, from its first figure in the answer; no case string is used):
 - same_bigram / same_term: overlap of the answer's clause with the best-fitting context clause holding the same value
   (share of the answer clause's character bigrams / Kiwi terms found in the context clause; digits dropped);
