@@ -200,6 +200,8 @@ def evaluate(rows: list[dict], budgets=(0.01, 0.03)) -> dict:
             k = int(math.floor(b * len(legit_train)))
             thr = legit_train[k] if k < len(legit_train) else -np.inf
             c, r = _caught(oof[test], y[test], thr)
+            for i in np.flatnonzero(test):
+                rows[i][f"flagged_{int(b * 100)}%"] = bool(oof[i] > thr)
             at[b][0] += c
             at[b][1] += r
             legit_gap = np.sort(gap[train][y[train] == 0])[::-1]
