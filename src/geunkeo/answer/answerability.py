@@ -228,8 +228,7 @@ def absent_from_cited(query: str, cited: list[Hit], rarity: dict[str, float] | N
     # the terms the answerer already read of each quoted chunk (chunk_units is cached), its title's and location's
     found = frozenset().union(*(ts for h in cited for _, ts in chunk_units(h.chunk.text)),
                               *(title_terms(h.chunk.title) | title_terms(h.chunk.location) for h in cited))
-    stood_for = {source_word(src) for e, src in (term_sources or {}).items()
-                 if src != "query" and re.sub(r"\s+", "", e).lower() in flat}
+    stood_for = {w for e, w in stand_ins(term_sources).items() if re.sub(r"\s+", "", e).lower() in flat}
     absent = [t for t in topic_words(query) if t.lower() not in flat and not compound_holds(t, found)
               and not any(t in w for w in stood_for)]
     rare, rest = rarity or {}, _flat(others or [])
@@ -269,7 +268,7 @@ def assess(query: str, hits: list[Hit], terms: dict[str, float] | None = None,
     n = max(len(units), 1)
     weights = {t: math.log(1 + n / (1 + sum(1 for _, ts in units if t in ts))) for t in own}
     total = sum(weights.values()) or 1.0
-    stood_for = {source_word(src) for e, src in (term_sources or {}).items() if e in found and src != "query"}
+    stood_for = {w for e, w in stand_ins(term_sources).items() if e in found}
     text = "".join(h.chunk.text for h in top).replace(" ", "").replace(",", "")
     lowered = text.lower()
     # a word the chunks write with other spacing or that Kiwi tokenised otherwise there (a compound split by a space)

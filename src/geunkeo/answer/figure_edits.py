@@ -34,8 +34,8 @@ _ONLY_CLAIM = {"ko": re.compile(r"\s?(?:입니다|이에요|예요|였습니다|
 _EN_COPULA = re.compile(r"\b(?:is|are|was|were)\s+(?:only\s+|just\s+|about\s+|around\s+)?$")
 _RANGE = re.compile(r"\s?(?:[~∼–—-]|부터|에서)\s?")
 _STAND_INS = FIGURE_DATA["stand_ins"]
-# a floor's building before it ("미리내관 3층", "<English building> 2층"), an English floor's place phrase ("on the 3rd floor
-# of <building>"), a test's name before its level ("<test> Level 5")
+# a floor's building before it ("<building> N층", "<English building> N층"), an English floor's place phrase ("on the
+# Nth floor of <building>"), a test's name before its level ("<test> Level N")
 _BUILDING_END = re.compile(r"(?:" + "|".join(map(re.escape, FIGURE_DATA["floor_buildings"])) + r")\s?$")
 _PLACE = FIGURE_DATA["floor_places_en"]
 _PLACE_BEFORE = re.compile(_PLACE["before"])
@@ -100,7 +100,7 @@ def _range_partners(lay: _Layout, figs: list[Figure]) -> set[int]:
 
 
 def _ranged(s: str, a: Figure, b: Figure) -> bool:
-    """Whether `a` and `b` are the two ends of one range: of one kind, joined by ~ or 부터 ("9시부터 3월 2일" is a
+    """Whether `a` and `b` are the two ends of one range: of one kind, joined by ~ or 부터 ("<time>부터 <date>" is a
     time and the date after it)."""
     return a.kind == b.kind and a.end <= b.start and _RANGE.fullmatch(s, a.end, b.start) is not None
 
@@ -188,8 +188,8 @@ def _stand_in(lay: _Layout, f: Figure, lang: str) -> tuple[int, int, str]:
 
 
 def _place_edit(s: str, f: Figure, lang: str) -> tuple[int, int, str] | None:
-    """A floor or level of a place: after a building's name it goes and the building stays ("미리내관 3층에" →
-    "미리내관에"); "on the <floor> of <building>" becomes "in <building>"; "is on <floor>" said alone takes the
+    """A floor or level of a place: after a building's name it goes and the building stays ("<building> N층에"
+    → "<building>에"); "on the <floor> of <building>" becomes "in <building>"; "is on <floor>" said alone takes the
     sentence with it; "on <floor>" with more said after it becomes "on a set floor". None for any other figure."""
     if f.kind != "count" or f.unit not in ("floor", "level"):
         return None

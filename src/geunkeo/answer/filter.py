@@ -469,7 +469,7 @@ def _check_contact(sent: str, e: Entity, ctx: ContextIndex, report: FilterReport
         return None  # an English rendering of the real Korean room given in brackets after it
     if is_room and (n := _as_figure(e, ctx)):
         _keep(report, _kept(e, ctx, n))
-        return None  # "Level 3" of a test: no floor, the level a context gives (3급)
+        return None  # "Level N" of a test: no floor, the level a context gives (N급)
     office = room_without_office(e.text) if is_room else None
     if office:  # "청솔관 4층 입학홍보팀에": the floor goes, the office stays
         e = replace(e, text=office, end=e.start + len(office))
@@ -488,11 +488,12 @@ def _take_figures(sent: str, bad: list[Entity], ctx: ContextIndex, figures: dict
 
 def _floors_as_figures(sent: str, bad: list[Entity], ctx: ContextIndex, figures: dict[int, Figure]
                        ) -> tuple[list[Entity], set[int]]:
-    """`bad` with each unsupported floor or level of a place read as the figure it is ("Level 3", "3rd floor",
-    "미리내관 3층" whose building a context names): a figure's edit drops the floor and keeps the rest of its clause
+    """`bad` with each unsupported floor or level of a place read as the figure it is ("Level N", "Nth floor",
+    "<building> N층" whose building a context names): a figure's edit drops the floor and keeps the rest of its clause
     and sentence (answer/figure_edits.py), where a contact's edit would put the contact sentence in its place. A
-    floor with a room (the office after one is cut off before: `room_without_office`), or with a building no context names (before it, or after it: "<floor> of
-    <building>" with the building unsupported too), stays a contact. The second value: the floors' starts."""
+    floor with a room (the office after one is cut off before: `room_without_office`), or with a building no
+    context names (before it, or after it: "<floor> of <building>" with the building unsupported too), stays a
+    contact. The second value: the floors' starts."""
     starts = {o.start for o in bad}
     out: list[Entity] = []
     floors: set[int] = set()

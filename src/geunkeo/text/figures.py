@@ -90,7 +90,7 @@ _DATES = [
     first_char_regex("JFMASONDTW", rf"(?:(?P<wdb>{_WD_EN}),?\s)?(?P<mon>{_MON})\b\.?\s(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
                rf"(?:,?\s(?P<y>\d{{4}})\b)?{_EN_WEEKDAY_AFTER}?"),
 ]
-# the first day of a day range in one month, D–D Month / M월 D일~D일 (the other end is a date of its own)
+# the first day of a day range within a single month, D–D Month / M월 D일~D일 (the other end is a date of its own)
 _EN_RANGE_START = first_char_regex("0-9", rf"(?<![\d.])(?P<d>\d{{1,2}})\s?[–—-]\s?(?=\d{{1,2}}\s(?P<mon>{_MON})\b)")
 _KO_RANGE_END = re.compile(rf"\s?(?:[~∼–-]|부터|에서)\s?(?P<d>\d{{1,2}})\s?일(?!\s?(?:간|이내)){_KO_WEEKDAY}?")
 _MERIDIEM = _DATA["meridiem"]
@@ -122,7 +122,7 @@ _COUNT_EN = first_char_regex("0-9" + _initials(_DATA["number_words_en"]), rf"(?<
                        rf"(?:(?i:{_alt(_DATA['unit_adjectives_en'])})\s|[A-Z][a-z]+\s)?"  # "60 Westmere credits"
                        rf"(?i:(?P<unit>{_alt(_DATA['units_en'], bound=True)}))")
 _FLOOR_EN = first_char_regex("0-9Ff", r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)\s[Ff]loor|(?:Floor|FLOOR)\s(?P<m>\d{1,2})\b)")
-# "Level 4" is a floor or the level of a test or licence (4층 or 4급): read as a "level", which either supports
+# "Level N" is a floor or the level of a test or licence (N층 or N급): read as a "level", which either supports
 _LEVEL_EN = first_char_regex("L", r"\b(?:Level|LEVEL)\s(?P<n>\d{1,2})\b")
 # an answer's lower-case "level 4" is not read (a test's levels are often listed apart from their numbers), a
 # context's is, as support only
@@ -344,7 +344,7 @@ class FigureIndex:
                 self.times.append((f.minutes, f.meridiem, n))
         for v in _plain_numbers(text):
             self.plain.setdefault(v, n)
-        for m in _LEVEL_LOWER.finditer(text):  # a context's "HSK level 5" supports an answer's 5급 too
+        for m in _LEVEL_LOWER.finditer(text):  # a context's "<test> level N" supports an answer's N급 too
             self.counts.setdefault(("level", Fraction(int(m.group("n")))), n)
 
     def _range_start(self, text: str, f: Figure, n: int) -> None:
@@ -365,7 +365,7 @@ class FigureIndex:
             return self.ratios.get(f.value)
         if f.kind == "count" and f.value is not None:
             hit = self.counts.get((f.unit, f.value))
-            # 5영업일 is also written 영업일 기준 5일; 4층 and 4급 are both "Level 4"
+            # N영업일 is also written 영업일 기준 N일; N층 and N급 are both "Level N"
             return hit if hit is not None else next(
                 (n for unit in _UNIT_ALSO.get(f.unit, ()) if (n := self.counts.get((unit, f.value))) is not None), None)
         if f.kind == "date" and f.ymd:
